@@ -1,0 +1,13 @@
+/** Unit tests live beside the code (src/**/*.spec.ts); end-to-end tests under test/. */
+module.exports = {
+  moduleFileExtensions: ['js', 'json', 'ts'],
+  rootDir: '.',
+  roots: ['<rootDir>/src', '<rootDir>/test'],
+  testRegex: '.*\\.(e2e-)?spec\\.ts$',
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }],
+  },
+  testEnvironment: 'node',
+  testTimeout: 30000,
+  maxWorkers: process.env.CI ? 2 : '50%',
+};

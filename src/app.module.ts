@@ -1,0 +1,37 @@
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { AppConfig } from './config/config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { KbModule } from './modules/kb/kb.module';
+import { WorkspacesModule } from './modules/workspaces/workspaces.module';
+import { SharedModule } from './shared/shared.module';
+import { AuthGuard } from './shared/interface/http/auth.guard';
+import { ApiExceptionFilter } from './shared/interface/http/exception.filter';
+import {
+  ApiKeyMiddleware,
+  JsonBodyMiddleware,
+  RequestIdMiddleware,
+} from './shared/interface/http/request-pipeline.middleware';
+import { WorkspaceInterceptor } from './shared/interface/http/workspace.interceptor';
+
+/** The HTTP API. */
+@Module({})
+export class AppModule implements NestModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule, SharedModule, WorkspacesModule, KbModule],
+      providers: [
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_INTERCEPTOR, useClass: WorkspaceInterceptor },
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    // Order matters: request id, then the key, then the body (DESIGN §1: authentication first).
+    consumer.apply(RequestIdMiddleware, ApiKeyMiddleware, JsonBodyMiddleware).forRoutes('*');
+  }
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+import 'reflect-metadata';
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Command, CommanderError, Option } from 'commander';
+import { CliModule } from './cli.module';
+import { ConfigError, loadConfig } from './config/config';
+import { prepareDatabase } from './database/bootstrap';
+import { OperationError, WorkspacesService } from './modules/workspaces/workspaces.service';
+
+/**
+ * Operations CLI (DESIGN §2). Each command prints exactly one JSON object on stdout; messages go
+ * to stderr; failures exit non-zero.
+ */
+
+class CliFailure extends Error {}
+
+async function withContext<T>(run: (app: INestApplicationContext) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  await prepareDatabase(config.databaseUrl);
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: false });
+  try {
+    return await run(app);
+  } finally {
+    await app.close();
+  }
+}
+
+function print(result: unknown): void {
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+export function buildProgram(): Command {
+  const program = new Command('cli')
+    .description('Operations for the buyer-intelligence service')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
+
+  program
+    .command('migrate')
+    .description('create the database if needed and apply pending migrations')
+    .action(async () => {
+      const config = loadConfig();
+      print({ applied: await prepareDatabase(config.databaseUrl) });
+    });
+
+  const workspace = program.command('workspace').description('manage workspaces');
+  workspace
+    .command('create')
+    .description('create a workspace and its first (write) API key')
+    .requiredOption('--name <name>', 'workspace name')
+    .action(async (options: { name: string }) => {
+      print(await withContext((app) => app.get(WorkspacesService).createWorkspace(options.name)));
+    });
+
+  const key = program.command('key').description('manage API keys');
+  key
+    .command('create')
+    .description('create an API key for a workspace')
+    .requiredOption('--workspace <id>', 'workspace id (wor_…)')
+    .addOption(new Option('--scope <scope>', 'key scope').choices(['read', 'write']).default('write'))
+    .action(async (options: { workspace: string; scope: 'read' | 'write' }) => {
+      print(await withContext((app) => app.get(WorkspacesService).createKey(options.workspace, options.scope)));
+    });
+  key
+    .command('revoke')
+    .description('revoke an API key; it is refused from the next request on')
+    .requiredOption('--key-id <id>', 'key id (key_…)')
+    .action(async (options: { keyId: string }) => {
+      print(await withContext((app) => app.get(WorkspacesService).revokeKey(options.keyId)));
+    });
+
+  return program;
+}
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof OperationError || error instanceof ConfigError || error instanceof CliFailure) {
+      process.stderr.write(`error: ${error.message}\n`);
+    } else {
+      process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv).then((code) => process.exit(code));
+}

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+
+/** Validated process configuration (DESIGN §5). */
+export interface AppConfig {
+  port: number;
+  databaseUrl: string;
+  redisUrl: string;
+  cursorSecret: Buffer;
+  /** True when CURSOR_SECRET was not set and a random one is in use. */
+  cursorSecretGenerated: boolean;
+  rateLimit: { limit: number; ttlSeconds: number };
+  runWorkers: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[0-9]+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, fallback: string, protocols: string[]): string {
+  const raw = env[name] === undefined || env[name] === '' ? fallback : env[name]!.trim();
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'must be a URL');
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
+  return raw;
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = raw.trim().toLowerCase();
+  if (['true', '1', 'yes'].includes(value)) return true;
+  if (['false', '0', 'no'].includes(value)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+/** Reads and validates the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const secret = env.CURSOR_SECRET;
+  if (secret !== undefined && secret !== '' && Buffer.byteLength(secret) < 16) {
+    throw new ConfigError('CURSOR_SECRET', 'must be at least 16 characters');
+  }
+  const logLevel = (env.LOG_LEVEL || 'info').trim().toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    databaseUrl: url(env, 'DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/buyer_intel', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    cursorSecret: secret ? Buffer.from(secret) : randomBytes(32),
+    cursorSecretGenerated: !secret,
+    rateLimit: {
+      limit: integer(env, 'RATE_LIMIT_LIMIT', 600, 1, 1_000_000),
+      ttlSeconds: integer(env, 'RATE_LIMIT_TTL_S', 60, 1, 86_400),
+    },
+    runWorkers: boolean(env, 'RUN_WORKERS', true),
+    logLevel: logLevel as AppConfig['logLevel'],
+  };
+}

@@ -1,0 +1,71 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from './data-source';
+
+const DUPLICATE_DATABASE = '42P04';
+const UNIQUE_VIOLATION = '23505';
+/** Arbitrary constant: serialises migration runs of processes started together (API and worker). */
+const MIGRATION_LOCK = 7_316_504_211;
+
+function databaseName(databaseUrl: string): string {
+  const name = decodeURIComponent(new URL(databaseUrl).pathname.replace(/^\//, ''));
+  if (!/^[A-Za-z0-9_-]{1,63}$/.test(name)) throw new Error(`Unsupported database name in DATABASE_URL: "${name}"`);
+  return name;
+}
+
+/** Creates the database of `databaseUrl` when it does not exist yet. */
+export async function ensureDatabase(databaseUrl: string): Promise<void> {
+  const name = databaseName(databaseUrl);
+  const admin = new URL(databaseUrl);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) {
+      await client.query(`CREATE DATABASE "${name}"`).catch((error: { code?: string }) => {
+        // Another process created it between our check and our CREATE.
+        if (error.code !== DUPLICATE_DATABASE && error.code !== UNIQUE_VIOLATION) throw error;
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs pending migrations under an advisory lock; returns the names of those it ran. */
+export async function runMigrations(databaseUrl: string): Promise<string[]> {
+  const dataSource = new DataSource({ ...dataSourceOptions(databaseUrl), extra: { max: 1 } });
+  await dataSource.initialize();
+  try {
+    await dataSource.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      const ran = await dataSource.runMigrations({ transaction: 'each' });
+      return ran.map((migration) => migration.name);
+    } finally {
+      await dataSource.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** What `npm start`, the worker and the CLI do before touching data. */
+export async function prepareDatabase(databaseUrl: string): Promise<string[]> {
+  await ensureDatabase(databaseUrl);
+  return runMigrations(databaseUrl);
+}
+
+/** Drops a database (tests only clean up their own). */
+export async function dropDatabase(databaseUrl: string): Promise<void> {
+  const name = databaseName(databaseUrl);
+  const admin = new URL(databaseUrl);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}

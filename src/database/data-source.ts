@@ -1,0 +1,18 @@
+import { DataSourceOptions } from 'typeorm';
+import { entities } from './entities';
+import { migrations } from './migrations';
+
+/** The one DataSource configuration: the app, the CLI, the tests and ormconfig.ts all use it. */
+export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: databaseUrl,
+    entities,
+    migrations,
+    // The schema only ever changes through migrations.
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+    extra: { max: 20, connectionTimeoutMillis: 5_000, statement_timeout: 15_000 },
+  };
+}

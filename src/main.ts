@@ -1,0 +1,27 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { createApp } from './app.factory';
+import { ConfigError, loadConfig } from './config/config';
+import { prepareDatabase } from './database/bootstrap';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = new Logger('Main');
+  const ran = await prepareDatabase(config.databaseUrl);
+  if (ran.length > 0) logger.log(`Applied migrations: ${ran.join(', ')}`);
+  if (config.cursorSecretGenerated) {
+    logger.warn('CURSOR_SECRET is not set: using a random secret, so cursors do not survive a restart or work across instances.');
+  }
+  const app = await createApp(config);
+  await app.listen(config.port);
+  logger.log(`Listening on port ${config.port}`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error('Start-up failed:', error instanceof Error ? error.message : error);
+  }
+  process.exit(1);
+});

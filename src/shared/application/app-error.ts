@@ -1,0 +1,47 @@
+import { ERROR_STATUS, ErrorCode } from '../domain/errors';
+
+/**
+ * The one error type that services throw on purpose. The exception filter renders it into the
+ * public envelope; anything else becomes a 500 `internal_error` with no details.
+ */
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly param?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+
+  static validation(param: string, message: string): AppError {
+    return new AppError(ErrorCode.validation, message, param);
+  }
+
+  static invalidParameter(param: string, message: string): AppError {
+    return new AppError(ErrorCode.invalidParameter, message, param);
+  }
+
+  static invalidCursor(): AppError {
+    return new AppError(
+      ErrorCode.invalidCursor,
+      'The cursor is malformed, was altered, or belongs to a different request.',
+      'cursor',
+    );
+  }
+
+  static notFound(what = 'record'): AppError {
+    return new AppError(ErrorCode.notFound, `No such ${what}.`);
+  }
+
+  static unauthenticated(): AppError {
+    return new AppError(
+      ErrorCode.authentication,
+      'Invalid or missing API key. Send it as "Authorization: Bearer <API_KEY>".',
+    );
+  }
+}

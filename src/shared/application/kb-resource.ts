@@ -1,0 +1,38 @@
+import type { Type } from '@nestjs/common';
+import type { KbRecordEntity } from '../infrastructure/kb-record.entity';
+import { defineKbDtos, KbDtoClass, KbFields } from './kb-fields';
+
+/**
+ * Everything that differs between the eight knowledge-base resources. The generic service,
+ * repository and controller factory read it; a resource module declares nothing else.
+ */
+export interface KbResource<E extends KbRecordEntity = KbRecordEntity> {
+  /** Singular name, for messages and generated class names (`Target Page`). */
+  readonly name: string;
+  /** Path segment under `/v1/kb/`. */
+  readonly path: string;
+  /** Name of the path parameter that carries the id (`icp_id`, `persona_id`, `id`). */
+  readonly idParam: string;
+  readonly idPrefix: string;
+  readonly entity: Type<E>;
+  /** Editable fields in response order, with their validation rules. */
+  readonly fields: KbFields;
+  readonly dtos: { readonly create: KbDtoClass; readonly update: KbDtoClass };
+  /** Read-only fields computed from editable ones; shown after the editable fields. */
+  readonly computedFields: readonly string[];
+  /** Computes `computedFields` from the editable values being written (hook). */
+  readonly derive?: (values: Readonly<Record<string, string>>) => Record<string, string>;
+}
+
+export interface KbResourceDeclaration<E extends KbRecordEntity>
+  extends Omit<KbResource<E>, 'dtos' | 'computedFields'> {
+  readonly computedFields?: readonly string[];
+}
+
+export function defineKbResource<E extends KbRecordEntity>(declaration: KbResourceDeclaration<E>): KbResource<E> {
+  return {
+    ...declaration,
+    computedFields: declaration.computedFields ?? [],
+    dtos: defineKbDtos(declaration.name.replace(/\s+/g, ''), declaration.fields),
+  };
+}

@@ -1,0 +1,151 @@
+import { Repository } from 'typeorm';
+import { Clock, formatTimestamp } from '../domain/clock';
+import { formatId, ID_PREFIXES, IdGenerator, parseId } from '../domain/ids';
+import { CursorCodec } from '../infrastructure/cursor-codec';
+import { KbRecordEntity } from '../infrastructure/kb-record.entity';
+import { KbPosition, KbRepository } from '../infrastructure/kb.repository';
+import { isUniqueViolation, SHORT_NAME_INDEX_SUFFIX } from '../infrastructure/postgres-errors';
+import { AppError } from './app-error';
+import { validateKbInput } from './kb-fields';
+import { KbResource } from './kb-resource';
+import { WorkspaceContext } from './workspace-context';
+import { ErrorCode } from '../domain/errors';
+
+/** A knowledge-base record as the API and the console see it. */
+export type KbRecordView = Record<string, unknown> & { id: string };
+
+export interface KbListQuery {
+  limit: number;
+  cursor?: string;
+}
+
+export interface Page<T> {
+  data: T[];
+  pagination: { next_cursor: string | null };
+}
+
+/**
+ * Create, read, update, list and soft-delete for one knowledge-base resource. Methods take the
+ * workspace first, public ids (`icp_…`) and untrusted input, and return public views, so the HTTP
+ * controllers and an importing console backend share exactly one behaviour.
+ */
+export class KbService<E extends KbRecordEntity> {
+  private readonly records: KbRepository<E>;
+
+  constructor(
+    readonly resource: KbResource<E>,
+    repository: Repository<E>,
+    private readonly cursors: CursorCodec,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {
+    this.records = new KbRepository(repository);
+  }
+
+  async list(ctx: WorkspaceContext, query: KbListQuery): Promise<Page<KbRecordView>> {
+    const binding = { workspaceId: ctx.workspaceId, endpoint: `kb/${this.resource.path}`, params: {} };
+    const after = query.cursor === undefined ? null : this.decodePosition(this.cursors.decode(binding, query.cursor));
+    const rows = await this.records.page(ctx, after, query.limit);
+    const page = rows.slice(0, query.limit);
+    const last = page[page.length - 1];
+    const nextCursor =
+      rows.length > query.limit ? this.cursors.encode(binding, [last.created_at.toISOString(), last.id]) : null;
+    return { data: page.map((row) => this.present(row)), pagination: { next_cursor: nextCursor } };
+  }
+
+  async get(ctx: WorkspaceContext, id: string): Promise<KbRecordView> {
+    const row = await this.records.findActive(ctx, this.parseId(id));
+    if (!row) throw this.notFound();
+    return this.present(row);
+  }
+
+  async create(ctx: WorkspaceContext, input: unknown): Promise<KbRecordView> {
+    const values = validateKbInput(this.resource.dtos.create, input, this.resource.computedFields);
+    const now = this.clock.now();
+    const record = {
+      ...this.defaults(),
+      ...values,
+      ...this.resource.derive?.(values),
+      id: this.ids.next(),
+      created_by: ctx.actor,
+      created_at: now,
+      updated_at: now,
+    } as unknown as E;
+    const row = await this.conflictsAsError(() => this.records.insert(ctx, record));
+    return this.present(row);
+  }
+
+  async update(ctx: WorkspaceContext, id: string, input: unknown): Promise<KbRecordView> {
+    const recordId = this.parseId(id);
+    const values = validateKbInput(this.resource.dtos.update, input, this.resource.computedFields);
+    const changes = { ...values, ...this.resource.derive?.(values) } as Partial<E>;
+    const row = await this.conflictsAsError(() => this.records.update(ctx, recordId, changes, this.clock.now()));
+    if (!row) throw this.notFound();
+    return this.present(row);
+  }
+
+  async remove(ctx: WorkspaceContext, id: string): Promise<void> {
+    const deleted = await this.records.softDelete(ctx, this.parseId(id), this.clock.now());
+    if (!deleted) throw this.notFound();
+  }
+
+  /** Whitelist mapper: only declared fields leave the service. */
+  present(row: E): KbRecordView {
+    const source = row as unknown as Record<string, unknown>;
+    const view: KbRecordView = {
+      id: formatId(this.resource.idPrefix, row.id),
+      client_id: formatId(ID_PREFIXES.workspace, row.workspace_id),
+    };
+    for (const name of Object.keys(this.resource.fields)) view[name] = source[name] ?? '';
+    for (const name of this.resource.computedFields) view[name] = source[name] ?? '';
+    view.created_by = { type: row.created_by.type, id: row.created_by.id };
+    view.created_at = formatTimestamp(row.created_at);
+    view.updated_at = formatTimestamp(row.updated_at);
+    return view;
+  }
+
+  private defaults(): Record<string, string> {
+    return Object.fromEntries(Object.keys(this.resource.fields).map((name) => [name, '']));
+  }
+
+  private parseId(id: string): string {
+    const parsed = parseId(this.resource.idPrefix, id);
+    if (parsed.kind === 'malformed') {
+      throw AppError.validation(
+        this.resource.idParam,
+        `${this.resource.idParam} must be an id of the form ${this.resource.idPrefix}<digits>.`,
+      );
+    }
+    if (parsed.kind === 'absent') throw this.notFound();
+    return parsed.value;
+  }
+
+  private decodePosition(position: unknown[]): KbPosition {
+    const [createdAt, id] = position;
+    if (typeof createdAt !== 'string' || typeof id !== 'string' || !/^[0-9]{1,19}$/.test(id)) {
+      throw AppError.invalidCursor();
+    }
+    const date = new Date(createdAt);
+    if (Number.isNaN(date.getTime())) throw AppError.invalidCursor();
+    return { createdAt: date, id };
+  }
+
+  private notFound(): AppError {
+    return AppError.notFound(this.resource.name);
+  }
+
+  private async conflictsAsError<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isUniqueViolation(error, SHORT_NAME_INDEX_SUFFIX)) {
+        throw new AppError(
+          ErrorCode.conflict,
+          `short_name is already used by another active ${this.resource.name}.`,
+          'short_name',
+        );
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { AppError } from '../../application/app-error';
+import { ErrorCode, ERROR_STATUS } from '../../domain/errors';
+import { AppRequest } from './request-context';
+import { newRequestId } from './request-id';
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: ErrorCode.validation,
+  401: ErrorCode.authentication,
+  403: ErrorCode.permissionDenied,
+  404: ErrorCode.notFound,
+  413: ErrorCode.payloadTooLarge,
+  429: ErrorCode.rateLimitExceeded,
+  503: ErrorCode.serviceUnavailable,
+};
+
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE']);
+// PostgreSQL: connection exceptions, too many connections, shutdown, statement timeout.
+const UNAVAILABLE_SQLSTATES = /^(08...|53300|57P0[123]|57014)$/;
+
+function isUnavailable(error: unknown): boolean {
+  const candidates = [error, (error as { driverError?: unknown })?.driverError, (error as { cause?: unknown })?.cause];
+  return candidates.some((candidate) => {
+    if (!candidate || typeof candidate !== 'object') return false;
+    const { code, message } = candidate as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_ERRNOS.has(code) || UNAVAILABLE_SQLSTATES.test(code))) return true;
+    return typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect/i.test(message);
+  });
+}
+
+function toAppError(exception: unknown): AppError | null {
+  if (exception instanceof AppError) return exception;
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const code = STATUS_CODES[status];
+    if (!code) return null;
+    if (status === 404) return new AppError(code, 'No such route.');
+    if (code === ErrorCode.validation) return AppError.validation('body', 'The request is invalid.');
+    return new AppError(code, exception.message);
+  }
+  if (isUnavailable(exception)) {
+    return new AppError(
+      ErrorCode.serviceUnavailable,
+      'The service is temporarily unavailable; retry shortly.',
+      undefined,
+      { 'Retry-After': '5' },
+    );
+  }
+  return null;
+}
+
+/**
+ * Renders every failure as the public envelope. Unexpected errors become a bare 500: their
+ * details go to the log (with the request id), never to the client.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<AppRequest>();
+    const res = http.getResponse<Response>();
+    const requestId = req.state?.requestId ?? newRequestId();
+    const error = toAppError(exception);
+    if (!error) {
+      this.logger.error(
+        { requestId, method: req.method, path: req.path, err: exception },
+        (exception as Error)?.stack ?? String(exception),
+      );
+    }
+    const status = error?.status ?? ERROR_STATUS.internal_error;
+    const body = {
+      error: {
+        code: error?.code ?? ErrorCode.internal,
+        message: error?.message ?? 'An unexpected error occurred. Quote the request_id when reporting it.',
+        request_id: requestId,
+        ...(error?.param !== undefined ? { param: error.param } : {}),
+      },
+    };
+    if (res.headersSent) return;
+    res.setHeader('X-Request-Id', requestId);
+    for (const [name, value] of Object.entries(error?.headers ?? {})) res.setHeader(name, value);
+    res.status(status).json(body);
+  }
+}

@@ -1,0 +1,46 @@
+import { Injectable, PipeTransform } from '@nestjs/common';
+import { AppError } from '../../application/app-error';
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+
+/** Parses one query value (already known to be a single string); throws `invalid_parameter`. */
+export type QueryParser = (value: string, name: string) => unknown;
+
+export const limitParser: QueryParser = (value, name) => {
+  if (!/^[0-9]{1,7}$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGE_SIZE) {
+    throw AppError.invalidParameter(name, `${name} must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
+  }
+  return Number(value);
+};
+
+/** Cursors are checked by the codec (→ `invalid_cursor`), not here. */
+export const cursorParser: QueryParser = (value) => value;
+
+/**
+ * Turns the raw query object into a typed query: only the declared names, each at most once,
+ * each through its parser. Client input never reaches a `where` without passing here.
+ */
+@Injectable()
+export class ListQueryPipe<T extends object> implements PipeTransform<unknown, T> {
+  constructor(
+    private readonly parsers: Readonly<Record<string, QueryParser>>,
+    private readonly defaults: Partial<T> = {},
+  ) {}
+
+  transform(query: unknown): T {
+    const result: Record<string, unknown> = { ...this.defaults };
+    for (const [name, raw] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+      const parser = Object.prototype.hasOwnProperty.call(this.parsers, name) ? this.parsers[name] : undefined;
+      if (!parser) throw AppError.invalidParameter(name, `Unknown query parameter ${JSON.stringify(name.slice(0, 100))}.`);
+      if (typeof raw !== 'string') throw AppError.invalidParameter(name, `${name} may be given only once.`);
+      result[name] = parser(raw, name);
+    }
+    return result as T;
+  }
+}
+
+export const kbListQueryPipe = new ListQueryPipe<{ limit: number; cursor?: string }>(
+  { limit: limitParser, cursor: cursorParser },
+  { limit: DEFAULT_PAGE_SIZE },
+);

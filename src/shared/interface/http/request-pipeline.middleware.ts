@@ -1,0 +1,77 @@
+import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
+import express, { NextFunction, Response } from 'express';
+import { AppError } from '../../application/app-error';
+import { ApiKeyAuthenticator, API_KEY_AUTHENTICATOR, AppRequest, isPublicPath } from './request-context';
+import { newRequestId } from './request-id';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
+const KEY_QUERY_NAMES = new Set(['api_key', 'apikey', 'key', 'access_token', 'token']);
+
+/** True when the query string carries something that looks like a credential. */
+function queryCarriesKey(req: AppRequest): boolean {
+  for (const [name, value] of Object.entries(req.query ?? {})) {
+    if (KEY_QUERY_NAMES.has(name.toLowerCase())) return true;
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((v) => typeof v === 'string' && v.includes('svc_live_'))) return true;
+  }
+  return false;
+}
+
+/** First in the chain: every response, error or not, carries a request id. */
+@Injectable()
+export class RequestIdMiddleware implements NestMiddleware {
+  use(req: AppRequest, res: Response, next: NextFunction): void {
+    const requestId = newRequestId();
+    req.state = { requestId };
+    res.setHeader('X-Request-Id', requestId);
+    next();
+  }
+}
+
+/**
+ * Authentication runs before routing and body parsing, so a request without a valid key gets
+ * 401 even on an unknown route or with a malformed body. Authorisation (scope, deny by default)
+ * is the guard's job once the route is known.
+ */
+@Injectable()
+export class ApiKeyMiddleware implements NestMiddleware {
+  constructor(@Inject(API_KEY_AUTHENTICATOR) private readonly authenticator: ApiKeyAuthenticator) {}
+
+  async use(req: AppRequest, _res: Response, next: NextFunction): Promise<void> {
+    // req.path is relative to the middleware's mount point; the original URL is not.
+    if (isPublicPath(req.originalUrl.split('?', 1)[0])) return next();
+    // A key in the URL has leaked already; refuse it rather than let it work.
+    if (queryCarriesKey(req)) throw AppError.unauthenticated();
+    const header = req.headers.authorization;
+    const match = typeof header === 'string' ? BEARER.exec(header) : null;
+    const auth = match ? await this.authenticator.authenticate(match[1]) : null;
+    if (!auth) throw AppError.unauthenticated();
+    req.state.auth = auth;
+    next();
+  }
+}
+
+const parseJson = express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false });
+
+/**
+ * Parses JSON bodies of POST/PATCH/PUT. Errors are kept on the request and raised by the
+ * workspace interceptor, i.e. only for a known route and after authentication.
+ */
+@Injectable()
+export class JsonBodyMiddleware implements NestMiddleware {
+  use(req: AppRequest, res: Response, next: NextFunction): void {
+    if (!['POST', 'PATCH', 'PUT'].includes(req.method)) return next();
+    if (!req.is('application/json')) {
+      req.state.bodyError = { status: 415, type: 'content_type' };
+      // Drain the body so the connection can be reused.
+      req.resume();
+      return next();
+    }
+    parseJson(req, res, (error?: { status?: number; type?: string }) => {
+      if (error) req.state.bodyError = { status: error.status ?? 400, type: error.type };
+      next();
+    });
+  }
+}

@@ -1,11 +1,11 @@
-/** Unit tests live beside the code (src/**/*.spec.ts); end-to-end tests under test/. */
+// Unit tests live beside the code (src, *.spec.ts); end-to-end tests under test/ (*.e2e-spec.ts).
 module.exports = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   rootDir: '.',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testRegex: '.*\\.(e2e-)?spec\\.ts$',
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
   },
   testEnvironment: 'node',
   testTimeout: 30000,

@@ -1,0 +1,70 @@
+import { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { configureApp } from '../../src/app.factory';
+import { AppModule } from '../../src/app.module';
+import { AppConfig, loadConfig } from '../../src/config/config';
+import { dropDatabase, prepareDatabase } from '../../src/database/bootstrap';
+import { CreatedWorkspace, WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
+
+const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A fresh, uniquely named database for one test file; refuses names that do not say "test". */
+export function testDatabaseUrl(): string {
+  const name = `bi_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export function testConfig(overrides: NodeJS.ProcessEnv = {}): AppConfig {
+  return loadConfig({
+    DATABASE_URL: testDatabaseUrl(),
+    CURSOR_SECRET: randomBytes(24).toString('hex'),
+    LOG_LEVEL: 'silent',
+    RUN_WORKERS: 'false',
+    ...overrides,
+  });
+}
+
+export interface TestWorkspace extends CreatedWorkspace {
+  /** `Authorization` header value for this workspace's write key. */
+  auth: string;
+}
+
+export interface TestApp {
+  app: INestApplication;
+  config: AppConfig;
+  http: TestAgent;
+  workspaces: WorkspacesService;
+  newWorkspace(name?: string): Promise<TestWorkspace>;
+  close(): Promise<void>;
+}
+
+/** The real API on its own database: HTTP through supertest, PostgreSQL for real. */
+export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+  const config = testConfig(overrides);
+  if (!new URL(config.databaseUrl).pathname.includes('test')) throw new Error('Refusing a non-test database');
+  await prepareDatabase(config.databaseUrl);
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
+  const app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
+  configureApp(app);
+  await app.init();
+  const workspaces = app.get(WorkspacesService);
+  return {
+    app,
+    config,
+    http: request(app.getHttpServer()),
+    workspaces,
+    async newWorkspace(name = 'Test workspace') {
+      const created = await workspaces.createWorkspace(name);
+      return { ...created, auth: `Bearer ${created.api_key}` };
+    },
+    async close() {
+      await app.close();
+      await dropDatabase(config.databaseUrl);
+    },
+  };
+}

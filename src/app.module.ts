@@ -1,11 +1,10 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AppConfig } from './config/config';
-import { ConfigModule } from './config/config.module';
-import { DatabaseModule } from './database/database.module';
+import { CoreModule } from './core.module';
+import { HealthModule } from './modules/health/health.module';
 import { KbModule } from './modules/kb/kb.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
-import { SharedModule } from './shared/shared.module';
 import { AuthGuard } from './shared/interface/http/auth.guard';
 import { ApiExceptionFilter } from './shared/interface/http/exception.filter';
 import {
@@ -21,7 +20,7 @@ export class AppModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, SharedModule, WorkspacesModule, KbModule],
+      imports: [CoreModule.forRoot(config), HealthModule, WorkspacesModule, KbModule],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -1,9 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from './config/config';
-import { ConfigModule } from './config/config.module';
-import { DatabaseModule } from './database/database.module';
+import { CoreModule } from './core.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
-import { SharedModule } from './shared/shared.module';
 
 /** What the operations CLI needs: data access and the workspace service, no HTTP. */
 @Module({})
@@ -11,7 +9,7 @@ export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, SharedModule, WorkspacesModule],
+      imports: [CoreModule.forRoot(config), WorkspacesModule],
     };
   }
 }

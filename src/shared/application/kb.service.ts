@@ -8,7 +8,7 @@ import { isUniqueViolation, SHORT_NAME_INDEX_SUFFIX } from '../infrastructure/po
 import { AppError } from './app-error';
 import { validateKbInput } from './kb-fields';
 import { KbResource } from './kb-resource';
-import { WorkspaceContext } from './workspace-context';
+import { requireWorkspace, WorkspaceContext } from './workspace-context';
 import { ErrorCode } from '../domain/errors';
 
 /** A knowledge-base record as the API and the console see it. */
@@ -43,7 +43,7 @@ export class KbService<E extends KbRecordEntity> {
   }
 
   async list(ctx: WorkspaceContext, query: KbListQuery): Promise<Page<KbRecordView>> {
-    const binding = { workspaceId: ctx.workspaceId, endpoint: `kb/${this.resource.path}`, params: {} };
+    const binding = { workspaceId: requireWorkspace(ctx), endpoint: `kb/${this.resource.path}`, params: {} };
     const after = query.cursor === undefined ? null : this.decodePosition(this.cursors.decode(binding, query.cursor));
     const rows = await this.records.page(ctx, after, query.limit);
     const page = rows.slice(0, query.limit);

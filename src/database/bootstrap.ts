@@ -13,14 +13,23 @@ function databaseName(databaseUrl: string): string {
   return name;
 }
 
-/** Creates the database of `databaseUrl` when it does not exist yet. */
-export async function ensureDatabase(databaseUrl: string): Promise<void> {
-  const name = databaseName(databaseUrl);
+/** Runs `work` on a connection to the server's `postgres` maintenance database. */
+async function withMaintenanceConnection<T>(databaseUrl: string, work: (client: Client) => Promise<T>): Promise<T> {
   const admin = new URL(databaseUrl);
   admin.pathname = '/postgres';
   const client = new Client({ connectionString: admin.toString() });
   await client.connect();
   try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates the database of `databaseUrl` when it does not exist yet. */
+export async function ensureDatabase(databaseUrl: string): Promise<void> {
+  const name = databaseName(databaseUrl);
+  await withMaintenanceConnection(databaseUrl, async (client) => {
     const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (exists.rowCount === 0) {
       await client.query(`CREATE DATABASE "${name}"`).catch((error: { code?: string }) => {
@@ -28,9 +37,7 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
         if (error.code !== DUPLICATE_DATABASE && error.code !== UNIQUE_VIOLATION) throw error;
       });
     }
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** Runs pending migrations under an advisory lock; returns the names of those it ran. */
@@ -59,13 +66,5 @@ export async function prepareDatabase(databaseUrl: string): Promise<string[]> {
 /** Drops a database (tests only clean up their own). */
 export async function dropDatabase(databaseUrl: string): Promise<void> {
   const name = databaseName(databaseUrl);
-  const admin = new URL(databaseUrl);
-  admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
+  await withMaintenanceConnection(databaseUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 }

@@ -35,8 +35,10 @@ export class CursorCodec {
     const payload = cursor.slice(0, dot);
     const mac = cursor.slice(dot + 1);
     if (!/^[A-Za-z0-9_-]+$/.test(payload) || !/^[A-Za-z0-9_-]{43}$/.test(mac)) throw AppError.invalidCursor();
-    const expected = this.sign(binding, payload);
-    const given = Buffer.from(mac, 'base64url');
+    // Compare the text, not decoded bytes: the last base64url character carries two spare bits,
+    // and decoding would accept the variants that differ only there.
+    const expected = Buffer.from(this.sign(binding, payload).toString('base64url'));
+    const given = Buffer.from(mac);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw AppError.invalidCursor();
     let decoded: unknown;
     try {

@@ -1,0 +1,170 @@
+import { ConfigError, loadConfig } from './config';
+
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  let thrown: unknown;
+  try {
+    loadConfig(env);
+  } catch (error) {
+    thrown = error;
+  }
+  if (!(thrown instanceof ConfigError)) {
+    throw new Error(`expected a ConfigError for ${JSON.stringify(env)}, got ${thrown === undefined ? 'none' : String(thrown)}`);
+  }
+  return thrown;
+}
+
+describe('loadConfig', () => {
+  describe('defaults (DESIGN §5)', () => {
+    const config = loadConfig({});
+
+    it('uses the documented defaults', () => {
+      expect(config.port).toBe(3000);
+      expect(config.databaseUrl).toBe('postgres://postgres@127.0.0.1:5432/buyer_intel');
+      expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+      expect(config.rateLimit).toEqual({ limit: 600, ttlSeconds: 60 });
+      expect(config.runWorkers).toBe(true);
+      expect(config.logLevel).toBe('info');
+    });
+
+    it('generates a random cursor secret and says so', () => {
+      expect(config.cursorSecretGenerated).toBe(true);
+      expect(Buffer.isBuffer(config.cursorSecret)).toBe(true);
+      expect(config.cursorSecret.length).toBeGreaterThanOrEqual(16);
+      const other = loadConfig({});
+      expect(other.cursorSecret.equals(config.cursorSecret)).toBe(false);
+    });
+
+    it('treats empty variables as unset', () => {
+      const fromEmpty = loadConfig({
+        PORT: '',
+        DATABASE_URL: '',
+        REDIS_URL: '',
+        CURSOR_SECRET: '',
+        RATE_LIMIT_LIMIT: '',
+        RATE_LIMIT_TTL_S: '',
+        RUN_WORKERS: '',
+        LOG_LEVEL: '',
+      });
+      expect(fromEmpty).toMatchObject({
+        port: 3000,
+        databaseUrl: 'postgres://postgres@127.0.0.1:5432/buyer_intel',
+        redisUrl: 'redis://127.0.0.1:6379',
+        cursorSecretGenerated: true,
+        rateLimit: { limit: 600, ttlSeconds: 60 },
+        runWorkers: true,
+        logLevel: 'info',
+      });
+    });
+
+    it('reads process.env when called without an argument', () => {
+      const saved = process.env.PORT;
+      process.env.PORT = '4321';
+      try {
+        expect(loadConfig().port).toBe(4321);
+      } finally {
+        if (saved === undefined) delete process.env.PORT;
+        else process.env.PORT = saved;
+      }
+    });
+  });
+
+  describe('values that are set', () => {
+    it('reads every variable', () => {
+      const config = loadConfig({
+        PORT: '8080',
+        DATABASE_URL: 'postgresql://app:pw@db.internal:5433/other',
+        REDIS_URL: 'rediss://cache.internal:6380/2',
+        CURSOR_SECRET: 'a-secret-of-at-least-16-bytes',
+        RATE_LIMIT_LIMIT: '100',
+        RATE_LIMIT_TTL_S: '10',
+        RUN_WORKERS: 'false',
+        LOG_LEVEL: 'debug',
+      });
+      expect(config.port).toBe(8080);
+      expect(config.databaseUrl).toBe('postgresql://app:pw@db.internal:5433/other');
+      expect(config.redisUrl).toBe('rediss://cache.internal:6380/2');
+      expect(config.cursorSecret.equals(Buffer.from('a-secret-of-at-least-16-bytes'))).toBe(true);
+      expect(config.cursorSecretGenerated).toBe(false);
+      expect(config.rateLimit).toEqual({ limit: 100, ttlSeconds: 10 });
+      expect(config.runWorkers).toBe(false);
+      expect(config.logLevel).toBe('debug');
+    });
+
+    it('accepts a cursor secret of exactly 16 bytes', () => {
+      const config = loadConfig({ CURSOR_SECRET: '0123456789abcdef' });
+      expect(config.cursorSecret.length).toBe(16);
+      expect(config.cursorSecretGenerated).toBe(false);
+    });
+
+    it.each([
+      ['true', true],
+      ['TRUE', true],
+      ['1', true],
+      ['yes', true],
+      ['false', false],
+      ['False', false],
+      ['0', false],
+      ['no', false],
+    ])('reads RUN_WORKERS=%s as %s', (raw, expected) => {
+      expect(loadConfig({ RUN_WORKERS: raw }).runWorkers).toBe(expected);
+    });
+
+    it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL=%s', (level) => {
+      expect(loadConfig({ LOG_LEVEL: level }).logLevel).toBe(level);
+    });
+
+    it('accepts LOG_LEVEL in upper case', () => {
+      expect(loadConfig({ LOG_LEVEL: 'WARN' }).logLevel).toBe('warn');
+    });
+
+    it('tolerates surrounding whitespace in numbers', () => {
+      expect(loadConfig({ PORT: ' 3001 ' }).port).toBe(3001);
+    });
+  });
+
+  describe('bad values stop start-up with a ConfigError naming the variable', () => {
+    it.each([
+      ['PORT', 'abc'],
+      ['PORT', '-1'],
+      ['PORT', '3000.5'],
+      ['PORT', '65536'],
+      ['PORT', '1e3'],
+      ['PORT', '0x50'],
+      ['DATABASE_URL', 'not a url'],
+      ['DATABASE_URL', 'mysql://root@127.0.0.1:3306/db'],
+      ['DATABASE_URL', 'redis://127.0.0.1:6379'],
+      ['REDIS_URL', 'localhost:6379'],
+      ['REDIS_URL', 'http://127.0.0.1:6379'],
+      ['REDIS_URL', 'postgres://127.0.0.1:5432/x'],
+      ['CURSOR_SECRET', 'short'],
+      ['CURSOR_SECRET', '0123456789abcde'],
+      ['RATE_LIMIT_LIMIT', '0'],
+      ['RATE_LIMIT_LIMIT', 'many'],
+      ['RATE_LIMIT_LIMIT', '-5'],
+      ['RATE_LIMIT_LIMIT', '10.5'],
+      ['RATE_LIMIT_TTL_S', '0'],
+      ['RATE_LIMIT_TTL_S', '1m'],
+      ['RATE_LIMIT_TTL_S', '86401'],
+      ['RUN_WORKERS', 'maybe'],
+      ['RUN_WORKERS', 'on?'],
+      ['LOG_LEVEL', 'verbose'],
+      ['LOG_LEVEL', 'loud'],
+    ])('%s=%s', (variable, value) => {
+      const error = configError({ [variable]: value });
+      expect(error).toBeInstanceOf(Error);
+      expect(error.name).toBe('ConfigError');
+      expect(error.variable).toBe(variable);
+      expect(error.message).toContain(variable);
+    });
+
+    it('does not echo a database password or a cursor secret in the message', () => {
+      expect(configError({ DATABASE_URL: 'mysql://root:s3cr3t-pw@db:3306/x' }).message).not.toContain('s3cr3t-pw');
+      expect(configError({ CURSOR_SECRET: 'tiny-secret' }).message).not.toContain('tiny-secret');
+    });
+
+    it('names the bad variable even when the others are valid', () => {
+      const error = configError({ PORT: '8080', DATABASE_URL: 'postgres://x@h/db', RATE_LIMIT_TTL_S: 'soon' });
+      expect(error.variable).toBe('RATE_LIMIT_TTL_S');
+    });
+  });
+});

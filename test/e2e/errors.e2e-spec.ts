@@ -331,6 +331,22 @@ describe('list query errors', () => {
     expect(ok.status).toBe(200);
   });
 
+  test('a cursor with its last character changed is invalid_cursor, including changes to low bits only', async () => {
+    const { ws, cursor } = await workspaceWithCursor(ICPS);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = cursor[cursor.length - 1];
+    const index = alphabet.indexOf(last);
+    const replacements = index >= 0 ? [1, 2, 3].map((bits) => alphabet[index ^ bits]) : ['A', 'B'];
+    for (const replacement of replacements) {
+      const altered = cursor.slice(0, -1) + replacement;
+      expect(altered).not.toBe(cursor);
+      const res = await t.http
+        .get(`/v1/kb/icps?cursor=${encodeURIComponent(altered)}`)
+        .set('Authorization', ws.auth);
+      expectError(res, 400, 'invalid_cursor', 'cursor');
+    }
+  });
+
   test('a truncated or extended cursor is invalid_cursor', async () => {
     const { ws, cursor } = await workspaceWithCursor(ICPS);
     for (const altered of [cursor.slice(0, -4), `${cursor}AAAA`, cursor.slice(4)]) {

@@ -1,0 +1,309 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { expectError } from '../support/assertions';
+import { KB_CASES, unique } from '../support/kb-resources';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const ROOT = resolve(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const WORKSPACE_ID = /^wor_\d{19}$/;
+const KEY_ID = /^key_\d{19}$/;
+const API_KEY = /^svc_live_[0-9A-Za-z]+$/;
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let t: TestApp;
+let db: Client;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  db = new Client({ connectionString: t.config.databaseUrl });
+  await db.connect();
+});
+
+afterAll(async () => {
+  await db?.end();
+  await t?.close();
+});
+
+/** Runs the built CLI against the test app's database. */
+function cli(...args: string[]): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: t.config.databaseUrl },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+  });
+}
+
+/** Asserts exit 0 and exactly one line of JSON on stdout, and returns the object. */
+function oneJsonLine(result: CliResult): Record<string, unknown> {
+  if (result.code !== 0) throw new Error(`CLI exited ${result.code}: ${result.stderr}`);
+  expect(result.stdout.endsWith('\n')).toBe(true);
+  const lines = result.stdout.split('\n').filter((line) => line !== '');
+  expect(lines).toHaveLength(1);
+  const parsed = JSON.parse(lines[0]);
+  expect(parsed).toEqual(expect.any(Object));
+  expect(Array.isArray(parsed)).toBe(false);
+  return parsed;
+}
+
+function expectFailure(result: CliResult): void {
+  expect(result.code).not.toBe(0);
+  expect(result.code).not.toBeNull();
+  expect(result.stdout).toBe('');
+  expect(result.stderr.trim().length).toBeGreaterThan(0);
+}
+
+async function keyCount(): Promise<number> {
+  const res = await db.query('SELECT count(*)::int AS n FROM api_keys');
+  return res.rows[0].n;
+}
+
+async function workspaceCount(): Promise<number> {
+  const res = await db.query('SELECT count(*)::int AS n FROM workspaces');
+  return res.rows[0].n;
+}
+
+const bearer = (key: string) => `Bearer ${key}`;
+const ICPS = KB_CASES.find((kb) => kb.path === 'icps')!;
+
+async function createWorkspace(name = `Acme ${unique()}`) {
+  const out = oneJsonLine(await cli('workspace', 'create', '--name', name));
+  return out as { workspace_id: string; api_key: string; key_id: string };
+}
+
+test('the built CLI exists', () => {
+  expect(existsSync(CLI)).toBe(true);
+});
+
+describe('workspace create', () => {
+  test('prints exactly one JSON line with workspace_id, api_key and key_id', async () => {
+    const result = await cli('workspace', 'create', '--name', 'Acme');
+    const out = oneJsonLine(result);
+    expect(out).toEqual({
+      workspace_id: expect.stringMatching(WORKSPACE_ID),
+      api_key: expect.stringMatching(API_KEY),
+      key_id: expect.stringMatching(KEY_ID),
+    });
+    // The plain key is printed once, on stdout only.
+    expect(result.stderr).not.toContain(out.api_key as string);
+  });
+
+  test('the printed key works over HTTP against the app, as a write key of that workspace', async () => {
+    const out = await createWorkspace('Acme');
+    const list = await t.http.get('/v1/kb/icps').set('Authorization', bearer(out.api_key));
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([]);
+
+    const created = await t.http.post('/v1/kb/icps').set('Authorization', bearer(out.api_key)).send(ICPS.valid(unique()));
+    expect(created.status).toBe(201);
+    expect(created.body.client_id).toBe(out.workspace_id);
+  });
+
+  test('two workspaces are separate tenants', async () => {
+    const a = await createWorkspace();
+    const b = await createWorkspace();
+    expect(a.workspace_id).not.toBe(b.workspace_id);
+    expect(a.api_key).not.toBe(b.api_key);
+    const created = await t.http.post('/v1/kb/icps').set('Authorization', bearer(a.api_key)).send(ICPS.valid(unique()));
+    expect(created.status).toBe(201);
+    const other = await t.http.get(`/v1/kb/icps/${created.body.id}`).set('Authorization', bearer(b.api_key));
+    expectError(other, 404, 'not_found');
+  });
+});
+
+describe('key create', () => {
+  test('--scope read gives a read key: GET 200, POST 403', async () => {
+    const ws = await createWorkspace();
+    const out = oneJsonLine(await cli('key', 'create', '--workspace', ws.workspace_id, '--scope', 'read'));
+    expect(out).toEqual({
+      key_id: expect.stringMatching(KEY_ID),
+      api_key: expect.stringMatching(API_KEY),
+      workspace_id: ws.workspace_id,
+      scope: 'read',
+    });
+    expect(out.api_key).not.toBe(ws.api_key);
+    expect(out.key_id).not.toBe(ws.key_id);
+
+    const auth = bearer(out.api_key as string);
+    expect((await t.http.get('/v1/kb/icps').set('Authorization', auth)).status).toBe(200);
+    expectError(await t.http.post('/v1/kb/icps').set('Authorization', auth).send(ICPS.valid(unique())), 403, 'permission_denied');
+  });
+
+  test('without --scope gives a write key of the same workspace', async () => {
+    const ws = await createWorkspace();
+    const out = oneJsonLine(await cli('key', 'create', '--workspace', ws.workspace_id));
+    expect(out).toEqual({
+      key_id: expect.stringMatching(KEY_ID),
+      api_key: expect.stringMatching(API_KEY),
+      workspace_id: ws.workspace_id,
+      scope: 'write',
+    });
+    const auth = bearer(out.api_key as string);
+    const created = await t.http.post('/v1/kb/icps').set('Authorization', auth).send(ICPS.valid(unique()));
+    expect(created.status).toBe(201);
+    expect(created.body.client_id).toBe(ws.workspace_id);
+    // The record is visible with the workspace's first key: same tenant.
+    const seen = await t.http.get(`/v1/kb/icps/${created.body.id}`).set('Authorization', bearer(ws.api_key));
+    expect(seen.status).toBe(200);
+  });
+
+  test('--scope write gives a write key', async () => {
+    const ws = await createWorkspace();
+    const out = oneJsonLine(await cli('key', 'create', '--workspace', ws.workspace_id, '--scope', 'write'));
+    expect(out.scope).toBe('write');
+    const created = await t.http
+      .post('/v1/kb/topics')
+      .set('Authorization', bearer(out.api_key as string))
+      .send(KB_CASES.find((kb) => kb.path === 'topics')!.valid(unique()));
+    expect(created.status).toBe(201);
+  });
+});
+
+describe('key revoke', () => {
+  test('prints {"key_id","revoked":true} and the key gets 401 at once', async () => {
+    const ws = await createWorkspace();
+    const extra = oneJsonLine(await cli('key', 'create', '--workspace', ws.workspace_id));
+    const auth = bearer(extra.api_key as string);
+    expect((await t.http.get('/v1/kb/icps').set('Authorization', auth)).status).toBe(200);
+
+    const result = await cli('key', 'revoke', '--key-id', extra.key_id as string);
+    const out = oneJsonLine(result);
+    expect(out).toEqual({ key_id: extra.key_id, revoked: true });
+    expect(result.stdout).toBe(`${JSON.stringify({ key_id: extra.key_id, revoked: true })}\n`);
+
+    expectError(await t.http.get('/v1/kb/icps').set('Authorization', auth), 401, 'authentication_error');
+    expectError(
+      await t.http.post('/v1/kb/icps').set('Authorization', auth).send(ICPS.valid(unique())),
+      401,
+      'authentication_error',
+    );
+    // The workspace's other key is untouched.
+    expect((await t.http.get('/v1/kb/icps').set('Authorization', bearer(ws.api_key))).status).toBe(200);
+  });
+
+  test('revoking the first key of a workspace made by workspace create', async () => {
+    const ws = await createWorkspace();
+    const out = oneJsonLine(await cli('key', 'revoke', '--key-id', ws.key_id));
+    expect(out).toEqual({ key_id: ws.key_id, revoked: true });
+    expectError(await t.http.get('/v1/kb/icps').set('Authorization', bearer(ws.api_key)), 401, 'authentication_error');
+  });
+});
+
+describe('failures exit non-zero, message on stderr, nothing on stdout', () => {
+  test('key create for an unknown workspace creates nothing', async () => {
+    const before = await keyCount();
+    expectFailure(await cli('key', 'create', '--workspace', 'wor_0000000000000000001'));
+    expectFailure(await cli('key', 'create', '--workspace', 'wor_nope'));
+    expect(await keyCount()).toBe(before);
+  });
+
+  test('key create without --workspace', async () => {
+    const before = await keyCount();
+    expectFailure(await cli('key', 'create'));
+    expect(await keyCount()).toBe(before);
+  });
+
+  test('workspace create without --name creates nothing', async () => {
+    const before = await workspaceCount();
+    expectFailure(await cli('workspace', 'create'));
+    expect(await workspaceCount()).toBe(before);
+  });
+
+  test('workspace create with an empty name creates nothing', async () => {
+    const before = await workspaceCount();
+    expectFailure(await cli('workspace', 'create', '--name', '   '));
+    expect(await workspaceCount()).toBe(before);
+  });
+
+  test('key create with a bad --scope creates nothing', async () => {
+    const ws = await createWorkspace();
+    const before = await keyCount();
+    expectFailure(await cli('key', 'create', '--workspace', ws.workspace_id, '--scope', 'admin'));
+    expectFailure(await cli('key', 'create', '--workspace', ws.workspace_id, '--scope', ''));
+    expect(await keyCount()).toBe(before);
+  });
+
+  test('key revoke of an unknown key id', async () => {
+    expectFailure(await cli('key', 'revoke', '--key-id', 'key_0000000000000000001'));
+    expectFailure(await cli('key', 'revoke', '--key-id', 'key_nope'));
+  });
+
+  test('key revoke without --key-id', async () => {
+    expectFailure(await cli('key', 'revoke'));
+  });
+
+  test('an unknown command', async () => {
+    expectFailure(await cli('frobnicate'));
+  });
+});
+
+describe('key storage', () => {
+  test('the database stores only a SHA-256 hash and a short display prefix', async () => {
+    const ws = await createWorkspace();
+    const key = ws.api_key;
+    const secret = key.slice('svc_live_'.length);
+    const keyId = ws.key_id.slice('key_'.length);
+
+    const res = await db.query('SELECT key_hash, display_prefix FROM api_keys WHERE id = $1', [keyId]);
+    expect(res.rows).toHaveLength(1);
+    const row = res.rows[0] as { key_hash: Buffer; display_prefix: string };
+
+    const expected = createHash('sha256').update(key, 'utf8').digest();
+    expect(Buffer.isBuffer(row.key_hash) ? row.key_hash.toString('hex') : String(row.key_hash)).toBe(expected.toString('hex'));
+
+    expect(key.startsWith(row.display_prefix)).toBe(true);
+    expect(row.display_prefix.startsWith('svc_live_')).toBe(true);
+    expect(row.display_prefix.length).toBeLessThan(key.length - 16);
+    expect(row.display_prefix).not.toContain(secret);
+
+    const renderings = [
+      row.display_prefix,
+      row.key_hash.toString('hex'),
+      row.key_hash.toString('base64'),
+      row.key_hash.toString('utf8'),
+      row.key_hash.toString('latin1'),
+    ].join('\n');
+    expect(renderings).not.toContain(key);
+    expect(renderings).not.toContain(secret);
+  });
+
+  test('no column of any api_keys row holds the plain key', async () => {
+    const ws = await createWorkspace();
+    const read = oneJsonLine(await cli('key', 'create', '--workspace', ws.workspace_id, '--scope', 'read'));
+    const res = await db.query('SELECT * FROM api_keys');
+    expect(res.rows.length).toBeGreaterThanOrEqual(2);
+    const dump = res.rows
+      .map((row: Record<string, unknown>) =>
+        Object.values(row)
+          .map((value) => (Buffer.isBuffer(value) ? `${value.toString('hex')} ${value.toString('latin1')}` : String(value)))
+          .join(' '),
+      )
+      .join('\n');
+    for (const key of [ws.api_key, read.api_key as string]) {
+      expect(dump).not.toContain(key);
+      expect(dump).not.toContain(key.slice('svc_live_'.length));
+    }
+    // And the hash of each key is there.
+    for (const key of [ws.api_key, read.api_key as string]) {
+      const hash = createHash('sha256').update(key, 'utf8').digest();
+      const found = await db.query('SELECT count(*)::int AS n FROM api_keys WHERE key_hash = $1', [hash]);
+      expect(found.rows[0].n).toBe(1);
+    }
+  });
+});

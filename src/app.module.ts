@@ -2,8 +2,10 @@ import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/c
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AppConfig } from './config/config';
 import { CoreModule } from './core.module';
+import { BuyersModule } from './modules/buyers/buyers.module';
 import { HealthModule } from './modules/health/health.module';
 import { KbModule } from './modules/kb/kb.module';
+import { SignalsModule } from './modules/signals/signals.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 import { AuthGuard } from './shared/interface/http/auth.guard';
 import { ApiExceptionFilter } from './shared/interface/http/exception.filter';
@@ -20,7 +22,7 @@ export class AppModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config), HealthModule, WorkspacesModule, KbModule],
+      imports: [CoreModule.forRoot(config), HealthModule, WorkspacesModule, KbModule, BuyersModule, SignalsModule],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_GUARD, useClass: AuthGuard },

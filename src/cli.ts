@@ -6,7 +6,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { CliModule } from './cli.module';
 import { ConfigError, loadConfig } from './config/config';
 import { prepareDatabase } from './database/bootstrap';
+import { BulkSeedService } from './modules/seed/bulk-seed.service';
 import { OperationError, WorkspacesService } from './modules/workspaces/workspaces.service';
+import { ProgressBar } from './shared/infrastructure/progress-bar';
 
 /**
  * Operations CLI (DESIGN §2). Each command prints exactly one JSON object on stdout; messages go
@@ -70,7 +72,34 @@ export function buildProgram(): Command {
       print(await withContext((app) => app.get(WorkspacesService).revokeKey(options.keyId)));
     });
 
+  const seed = program.command('seed').description('fill a workspace with data');
+  seed
+    .command('bulk')
+    .description('generate Buyers and Signals set-based in SQL, for tests and benchmarks')
+    .requiredOption('--workspace <id>', 'workspace id (wor_…)')
+    .option('--buyers <n>', 'Buyers to add', wholeNumber, 0)
+    .option('--signals <n>', 'Signals to add (spread over the workspace\'s Buyers)', wholeNumber, 0)
+    .option('--days <n>', 'spread timestamps over this many days back', wholeNumber, 180)
+    .action(async (options: { workspace: string; buyers: number; signals: number; days: number }) => {
+      const started = Date.now();
+      const bar = new ProgressBar();
+      const result = await withContext((app) =>
+        app
+          .get(BulkSeedService)
+          .seed(
+            { workspaceId: options.workspace, buyers: options.buyers, signals: options.signals, days: options.days },
+            (p) => bar.update(p.phase, p.done, p.total),
+          ),
+      );
+      print({ ...result, seconds: Math.round((Date.now() - started) / 100) / 10 });
+    });
+
   return program;
+}
+
+function wholeNumber(value: string): number {
+  if (!/^[0-9]+$/.test(value)) throw new CliFailure(`not a whole number: ${value}`);
+  return Number(value);
 }
 
 async function main(argv: string[]): Promise<number> {

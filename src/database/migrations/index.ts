@@ -1,4 +1,5 @@
 import { KnowledgeBase1763769600000 } from './1763769600000-knowledge-base';
+import { BuyersSignals1763856000000 } from './1763856000000-buyers-signals';
 
 /** Every migration, oldest first. Listed explicitly so the same list works from src/ and dist/. */
-export const migrations = [KnowledgeBase1763769600000];
+export const migrations = [KnowledgeBase1763769600000, BuyersSignals1763856000000];

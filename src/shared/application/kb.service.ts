@@ -3,13 +3,14 @@ import { Clock, formatTimestamp } from '../domain/clock';
 import { formatId, ID_PREFIXES, IdGenerator, parseId } from '../domain/ids';
 import { CursorCodec } from '../infrastructure/cursor-codec';
 import { KbRecordEntity } from '../infrastructure/kb-record.entity';
-import { KbPosition, KbRepository } from '../infrastructure/kb.repository';
+import { KbRepository } from '../infrastructure/kb.repository';
 import { isUniqueViolation, SHORT_NAME_INDEX_SUFFIX } from '../infrastructure/postgres-errors';
+import { ErrorCode } from '../domain/errors';
 import { AppError } from './app-error';
+import { keysetPage, Page } from './pagination';
 import { validateKbInput } from './kb-fields';
 import { KbResource } from './kb-resource';
 import { requireWorkspace, WorkspaceContext } from './workspace-context';
-import { ErrorCode } from '../domain/errors';
 
 /** A knowledge-base record as the API and the console see it. */
 export type KbRecordView = Record<string, unknown> & { id: string };
@@ -17,11 +18,6 @@ export type KbRecordView = Record<string, unknown> & { id: string };
 export interface KbListQuery {
   limit: number;
   cursor?: string;
-}
-
-export interface Page<T> {
-  data: T[];
-  pagination: { next_cursor: string | null };
 }
 
 /**
@@ -42,15 +38,16 @@ export class KbService<E extends KbRecordEntity> {
     this.records = new KbRepository(repository);
   }
 
-  async list(ctx: WorkspaceContext, query: KbListQuery): Promise<Page<KbRecordView>> {
-    const binding = { workspaceId: requireWorkspace(ctx), endpoint: `kb/${this.resource.path}`, params: {} };
-    const after = query.cursor === undefined ? null : this.decodePosition(this.cursors.decode(binding, query.cursor));
-    const rows = await this.records.page(ctx, after, query.limit);
-    const page = rows.slice(0, query.limit);
-    const last = page[page.length - 1];
-    const nextCursor =
-      rows.length > query.limit ? this.cursors.encode(binding, [last.created_at.toISOString(), last.id]) : null;
-    return { data: page.map((row) => this.present(row)), pagination: { next_cursor: nextCursor } };
+  list(ctx: WorkspaceContext, query: KbListQuery): Promise<Page<KbRecordView>> {
+    return keysetPage({
+      cursors: this.cursors,
+      binding: { workspaceId: requireWorkspace(ctx), endpoint: `kb/${this.resource.path}`, params: {} },
+      cursor: query.cursor,
+      limit: query.limit,
+      fetch: (after, limit) => this.records.page(ctx, after, limit),
+      positionOf: (row) => ({ at: row.created_at, id: row.id }),
+      present: (row) => this.present(row),
+    });
   }
 
   async get(ctx: WorkspaceContext, id: string): Promise<KbRecordView> {
@@ -118,16 +115,6 @@ export class KbService<E extends KbRecordEntity> {
     }
     if (parsed.kind === 'absent') throw this.notFound();
     return parsed.value;
-  }
-
-  private decodePosition(position: unknown[]): KbPosition {
-    const [createdAt, id] = position;
-    if (typeof createdAt !== 'string' || typeof id !== 'string' || !/^[0-9]{1,19}$/.test(id)) {
-      throw AppError.invalidCursor();
-    }
-    const date = new Date(createdAt);
-    if (Number.isNaN(date.getTime())) throw AppError.invalidCursor();
-    return { createdAt: date, id };
   }
 
   private notFound(): AppError {

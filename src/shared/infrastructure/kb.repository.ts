@@ -1,12 +1,8 @@
 import { Repository, SelectQueryBuilder } from 'typeorm';
+import type { KeysetPosition } from '../application/pagination';
 import { requireWorkspace, WorkspaceContext } from '../application/workspace-context';
 import { KbRecordEntity } from './kb-record.entity';
 
-/** Position of a record in the KB list order (`created_at` desc, `id` desc). */
-export interface KbPosition {
-  createdAt: Date;
-  id: string;
-}
 
 /**
  * The only way to the knowledge-base tables. Every method takes the workspace first and refuses to
@@ -25,10 +21,10 @@ export class KbRepository<E extends KbRecordEntity> {
   }
 
   /** One page plus one extra row: the extra row only tells whether another page exists. */
-  async page(ctx: WorkspaceContext, after: KbPosition | null, limit: number): Promise<E[]> {
+  async page(ctx: WorkspaceContext, after: KeysetPosition | null, limit: number): Promise<E[]> {
     const query = this.active(ctx);
     if (after) {
-      query.andWhere('(r.created_at, r.id) < (:createdAt, :id)', { createdAt: after.createdAt, id: after.id });
+      query.andWhere('(r.created_at, r.id) < (:createdAt, :id)', { createdAt: after.at, id: after.id });
     }
     return query
       .orderBy('r.created_at', 'DESC')

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Type } from '@nestjs/common';
-import { KbListQuery, KbService, KbRecordView, Page } from '../../application/kb.service';
+import { KbListQuery, KbService, KbRecordView } from '../../application/kb.service';
+import { Page } from '../../application/pagination';
 import { KbResource } from '../../application/kb-resource';
 import { WorkspaceContext } from '../../application/workspace-context';
 import { KbRecordEntity } from '../../infrastructure/kb-record.entity';

@@ -1,5 +1,6 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { AppError } from '../../application/app-error';
+import { parseId } from '../../domain/ids';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
@@ -17,6 +18,37 @@ export const limitParser: QueryParser = (value, name) => {
 /** Cursors are checked by the codec (→ `invalid_cursor`), not here. */
 export const cursorParser: QueryParser = (value) => value;
 
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
+
+/** Exactly `YYYY-MM-DDTHH:mm:ssZ`, and a real instant (no 31 February, no hour 24). */
+export const timestampParser: QueryParser = (value, name) => {
+  const match = TIMESTAMP.exec(value);
+  const date = match ? new Date(value) : null;
+  if (!match || !date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 19) + 'Z' !== value) {
+    throw AppError.invalidParameter(name, `${name} must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ssZ.`);
+  }
+  return date;
+};
+
+export const enumParser =
+  (allowed: readonly string[]): QueryParser =>
+  (value, name) => {
+    if (!allowed.includes(value)) {
+      throw AppError.invalidParameter(name, `${name} must be one of: ${allowed.join(', ')}.`);
+    }
+    return value;
+  };
+
+/** A public id with the given prefix, returned as its internal decimal form. */
+export const prefixedIdParser =
+  (prefix: string): QueryParser =>
+  (value, name) => {
+    const parsed = parseId(prefix, value);
+    if (parsed.kind === 'malformed') throw AppError.invalidParameter(name, `${name} must be an id of the form ${prefix}<digits>.`);
+    // A well-formed id that cannot exist matches nothing, like any unknown id.
+    return parsed.kind === 'ok' ? parsed.value : '0';
+  };
+
 /**
  * Turns the raw query object into a typed query: only the declared names, each at most once,
  * each through its parser. Client input never reaches a `where` without passing here.
@@ -26,6 +58,8 @@ export class ListQueryPipe<T extends object> implements PipeTransform<unknown, T
   constructor(
     private readonly parsers: Readonly<Record<string, QueryParser>>,
     private readonly defaults: Partial<T> = {},
+    /** Rules across parameters (e.g. `trigger` needs `type`); throws `invalid_parameter`. */
+    private readonly check: (query: T) => void = () => undefined,
   ) {}
 
   transform(query: unknown): T {
@@ -36,6 +70,7 @@ export class ListQueryPipe<T extends object> implements PipeTransform<unknown, T
       if (typeof raw !== 'string') throw AppError.invalidParameter(name, `${name} may be given only once.`);
       result[name] = parser(raw, name);
     }
+    this.check(result as T);
     return result as T;
   }
 }

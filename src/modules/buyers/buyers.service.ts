@@ -1,0 +1,59 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '../../shared/application/app-error';
+import { keysetPage, Page } from '../../shared/application/pagination';
+import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
+import { ID_PREFIXES, parseId } from '../../shared/domain/ids';
+import { CursorCodec } from '../../shared/infrastructure/cursor-codec';
+import { SortOrder } from '../../shared/infrastructure/keyset-sql';
+import { presentBuyer } from './buyer-view';
+import { BuyersRepository } from './buyers.repository';
+
+export interface BuyerListQuery {
+  limit: number;
+  cursor?: string;
+  created_after?: Date;
+  created_before?: Date;
+  sort_by: 'created_at';
+  sort_order: SortOrder;
+}
+
+export type BuyerView = ReturnType<typeof presentBuyer>;
+
+/** Buyers are read-only through the API; the pipeline writes them. */
+@Injectable()
+export class BuyersService {
+  constructor(
+    private readonly buyers: BuyersRepository,
+    @Inject(CursorCodec) private readonly cursors: CursorCodec,
+  ) {}
+
+  list(ctx: WorkspaceContext, query: BuyerListQuery): Promise<Page<BuyerView>> {
+    const filter = { createdAfter: query.created_after, createdBefore: query.created_before, order: query.sort_order };
+    return keysetPage({
+      cursors: this.cursors,
+      binding: {
+        workspaceId: requireWorkspace(ctx),
+        endpoint: 'buyers',
+        params: {
+          created_after: query.created_after?.toISOString() ?? '',
+          created_before: query.created_before?.toISOString() ?? '',
+          sort_by: query.sort_by,
+          sort_order: query.sort_order,
+        },
+      },
+      cursor: query.cursor,
+      limit: query.limit,
+      fetch: (after, limit) => this.buyers.page(ctx, filter, after, limit),
+      positionOf: (row) => ({ at: row.created_at, id: row.id }),
+      present: presentBuyer,
+    });
+  }
+
+  /** Malformed, missing and other-workspace ids are all simply not found. */
+  async get(ctx: WorkspaceContext, buyerId: string): Promise<BuyerView> {
+    const parsed = parseId(ID_PREFIXES.buyer, buyerId);
+    const row = parsed.kind === 'ok' ? await this.buyers.findOne(ctx, parsed.value) : null;
+    if (!row) throw AppError.notFound('Buyer');
+    return presentBuyer(row);
+  }
+}

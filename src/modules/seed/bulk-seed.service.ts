@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { DataSource, QueryRunner } from 'typeorm';
+import { ID_PREFIXES, parseId } from '../../shared/domain/ids';
+import { OperationError } from '../workspaces/workspaces.service';
+import { CREATE_BUYER_POOL, INSERT_BUYERS, INSERT_SIGNALS, REFRESH_BUYER_SUMMARIES } from './bulk-seed.sql';
+
+const FIRST_NAMES = ['Ana', 'Ben', 'Chloe', 'David', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kira', 'Liam', 'Maya', 'Noah', 'Olga', 'Pablo', 'Quinn', 'Rosa', 'Sven', 'Tara', 'Umar', 'Vera', 'Wei', 'Yara', 'Zoe'];
+const LAST_NAMES = ['Andersen', 'Becker', 'Costa', 'Dubois', 'Evans', 'Fischer', 'Garcia', 'Hansen', 'Ivanova', 'Jensen', 'Kim', 'Lopez', 'Meyer', 'Nakamura', 'Okafor', 'Petrov', 'Rossi', 'Schmidt', 'Tanaka', 'Novak', 'Walsh', 'Yilmaz', 'Zhang'];
+const TITLES = ['CFO', 'VP Finance', 'Finance Director', 'CTO', 'VP Engineering', 'Head of Engineering', 'Chief Revenue Officer', 'VP Sales', 'Sales Manager', 'CMO', 'Marketing Manager', 'Head of Operations', 'Software Engineer', 'Product Manager', 'Controller'];
+const COMPANY_STEMS = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark', 'Wayne', 'Tyrell', 'Cyberdyne', 'Soylent', 'Vandelay', 'Wonka', 'Aperture', 'Massive', 'Northwind', 'Contoso', 'Fabrikam', 'Tailspin', 'Litware', 'Proseware'];
+const COMPANY_SUFFIXES = ['Labs', 'Systems', 'Analytics', 'Cloud', 'Health', 'Capital', 'Logistics', 'Software', 'Networks', 'Insurance'];
+const INDUSTRIES = ['Financial Services', 'Insurance', 'Computer Software', 'Computer and Network Security', 'Hospital & Health Care', 'Logistics and Supply Chain', 'Retail', 'Telecommunications', 'Marketing and Advertising', 'Higher Education'];
+const COUNTRIES = ['United States', 'United Kingdom', 'Germany', 'France', 'Netherlands', 'Ireland', 'Canada', 'Spain', 'Sweden', 'Australia'];
+const PATHS = ['/pricing', '/demo', '/features', '/integrations', '/security', '/customers', '/blog/buyer-intent', '/contact', '/careers', '/docs/api'];
+const TOPICS = ['Buyer intent data', 'Revenue operations', 'Account-based marketing', 'Sales intelligence', 'Data enrichment', 'Lead scoring', 'CRM hygiene', 'Pipeline forecasting'];
+const SOURCES = ['google', 'linkedin', 'newsletter', 'g2', 'direct', 'partner'];
+
+const BATCH = 50_000;
+/** Sessions inserting at once: the generator is CPU-bound in PostgreSQL, one session per core. */
+const SESSIONS = 2;
+
+export interface BulkSeedRequest {
+  workspaceId: string;
+  buyers: number;
+  signals: number;
+  /** Timestamps are spread over this many days back from now. */
+  days?: number;
+}
+
+export interface BulkSeedProgress {
+  phase: 'buyers' | 'signals' | 'summaries';
+  done: number;
+  total: number;
+}
+
+type Insert = (sql: string, params: unknown[]) => Promise<number>;
+
+/**
+ * Fills a workspace with realistic, varied Buyers and Signals for tests and benchmarks. All work
+ * is set-based SQL in batches (`generate_series`), never row by row, on a few sessions at once.
+ */
+@Injectable()
+export class BulkSeedService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async seed(request: BulkSeedRequest, onProgress: (progress: BulkSeedProgress) => void = () => undefined) {
+    const workspaceId = await this.checkRequest(request);
+    const days = request.days ?? 180;
+    const runners = await Promise.all(Array.from({ length: SESSIONS }, () => this.openSession()));
+    try {
+      const [main] = runners;
+      const [icps, personas] = [await this.activeIds(main, 'icps', workspaceId), await this.activeIds(main, 'personas', workspaceId)];
+      const run = randomBytes(4).toString('hex');
+      const buyers = await this.inBatches(runners, 'buyers', request.buyers, onProgress, (insert, count, batch) =>
+        insert(INSERT_BUYERS, [
+          workspaceId, count, `${run}:${batch}`, days, FIRST_NAMES, LAST_NAMES, TITLES, COMPANY_STEMS,
+          COMPANY_SUFFIXES, INDUSTRIES, COUNTRIES, icps, personas,
+        ]),
+      );
+      let signals = 0;
+      if (request.signals > 0) {
+        for (const runner of runners) {
+          await runner.query(CREATE_BUYER_POOL, [workspaceId]);
+          await runner.query('ANALYZE seed_buyer_pool');
+        }
+        signals = await this.inBatches(runners, 'signals', request.signals, onProgress, (insert, count) =>
+          insert(INSERT_SIGNALS, [workspaceId, count, days, PATHS, TOPICS, SOURCES]),
+        );
+        for (const runner of runners) await runner.query('DROP TABLE seed_buyer_pool');
+      }
+      onProgress({ phase: 'summaries', done: 0, total: 1 });
+      // Fresh statistics for the summary query and for the API's plans.
+      await main.query('ANALYZE buyers');
+      await main.query('ANALYZE signals');
+      await main.query(REFRESH_BUYER_SUMMARIES, [workspaceId]);
+      onProgress({ phase: 'summaries', done: 1, total: 1 });
+      return { workspace_id: request.workspaceId, buyers, signals };
+    } finally {
+      await Promise.all(runners.map((runner) => runner.release()));
+    }
+  }
+
+  private async checkRequest(request: BulkSeedRequest): Promise<string> {
+    const parsed = parseId(ID_PREFIXES.workspace, request.workspaceId);
+    const workspaceId = parsed.kind === 'ok' ? parsed.value : null;
+    const exists =
+      workspaceId !== null && (await this.dataSource.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId])).length > 0;
+    if (!exists) throw new OperationError(`No workspace ${String(request.workspaceId)}`);
+    for (const [name, value] of [['buyers', request.buyers], ['signals', request.signals]] as const) {
+      if (!Number.isInteger(value) || value < 0 || value > 50_000_000) {
+        throw new OperationError(`--${name} must be a whole number up to 50,000,000`);
+      }
+    }
+    if (request.signals > 0 && request.buyers === 0) {
+      const existing = await this.dataSource.query('SELECT 1 FROM buyers WHERE workspace_id = $1 LIMIT 1', [workspaceId]);
+      if (existing.length === 0) throw new OperationError('--signals needs Buyers: give --buyers as well');
+    }
+    return workspaceId!;
+  }
+
+  /** A session for large set-based statements: no statement timeout, in-memory sorts, no JIT per batch. */
+  private async openSession(): Promise<QueryRunner> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.query(`SET statement_timeout = 0; SET work_mem = '256MB'; SET jit = off`);
+    return runner;
+  }
+
+  private async activeIds(runner: QueryRunner, table: 'icps' | 'personas', workspaceId: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await runner.query(
+      `SELECT id FROM ${table} WHERE workspace_id = $1 AND deleted_at IS NULL`,
+      [workspaceId],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Inserts `total` rows in batches spread over the sessions; a batch that lost rows to an id
+   * collision is topped up by a later one.
+   */
+  private async inBatches(
+    runners: QueryRunner[],
+    phase: BulkSeedProgress['phase'],
+    total: number,
+    onProgress: (progress: BulkSeedProgress) => void,
+    batch: (insert: Insert, count: number, batchNumber: number) => Promise<number>,
+  ): Promise<number> {
+    let claimed = 0;
+    let done = 0;
+    let batches = 0;
+    onProgress({ phase, done, total });
+    const work = async (runner: QueryRunner) => {
+      const insert: Insert = async (sql, params) => (await runner.query(sql, params, true)).affected ?? 0;
+      while (claimed < total) {
+        const count = Math.min(BATCH, total - claimed);
+        claimed += count;
+        const inserted = await batch(insert, count, batches++);
+        if (inserted === 0) throw new Error(`No ${phase} could be inserted`);
+        // Rows lost to a collision are claimed again.
+        claimed -= count - inserted;
+        done += inserted;
+        onProgress({ phase, done, total });
+      }
+    };
+    await Promise.all(runners.map(work));
+    return done;
+  }
+}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { KeysetPosition } from '../../shared/application/pagination';
+import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
+import { keysetSql, SortOrder } from '../../shared/infrastructure/keyset-sql';
+import type { SignalTrigger, SignalType } from './signal-types';
+
+export interface SignalRow {
+  id: string;
+  buyer_id: string;
+  type: SignalType;
+  data: Record<string, unknown>;
+  captured_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface SignalFilter {
+  buyerId?: string;
+  type?: SignalType;
+  trigger?: SignalTrigger;
+  capturedAfter?: Date;
+  capturedBefore?: Date;
+  order: SortOrder;
+}
+
+@Injectable()
+export class SignalsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * One keyset page. Each filter is an equality or range on a leading column of one of the
+   * signals indexes (workspace + buyer / type / trigger, then captured_at, id), so every shape
+   * is an index range scan that stops after `limit + 1` rows, however deep the page.
+   */
+  page(ctx: WorkspaceContext, filter: SignalFilter, after: KeysetPosition | null, limit: number): Promise<SignalRow[]> {
+    const params: unknown[] = [requireWorkspace(ctx)];
+    const conditions = ['s.workspace_id = $1'];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      conditions.push(sql.replace('?', `$${params.length}`));
+    };
+    if (filter.buyerId !== undefined) add('s.buyer_id = ?', filter.buyerId);
+    if (filter.trigger !== undefined) add('s.trigger = ?', filter.trigger);
+    else if (filter.type !== undefined) add('s.type = ?', filter.type);
+    if (filter.capturedAfter) add('s.captured_at >= ?', filter.capturedAfter);
+    if (filter.capturedBefore) add('s.captured_at < ?', filter.capturedBefore);
+    const keyset = keysetSql('s', 'captured_at', filter.order, after, limit, params);
+    if (keyset.where) conditions.push(keyset.where);
+    return this.dataSource.query(
+      `SELECT s.id, s.buyer_id, s.type, s.data, s.captured_at, s.created_at, s.updated_at
+         FROM signals s WHERE ${conditions.join(' AND ')} ${keyset.tail}`,
+      params,
+    );
+  }
+}

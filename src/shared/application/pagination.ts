@@ -1,0 +1,52 @@
+import { CursorBinding, CursorCodec } from '../infrastructure/cursor-codec';
+import { AppError } from './app-error';
+
+/** Where a keyset page starts: after the row with this timestamp and id (in the list's order). */
+export interface KeysetPosition {
+  at: Date;
+  id: string;
+}
+
+export interface Page<T> {
+  data: T[];
+  pagination: { next_cursor: string | null };
+}
+
+export interface KeysetPageRequest<Row, View> {
+  cursors: CursorCodec;
+  binding: CursorBinding;
+  cursor?: string;
+  limit: number;
+  /** Fetches up to `limit + 1` rows after `after` in list order. */
+  fetch: (after: KeysetPosition | null, limit: number) => Promise<Row[]>;
+  positionOf: (row: Row) => KeysetPosition;
+  present: (row: Row) => View;
+}
+
+function decodePosition(values: unknown[]): KeysetPosition {
+  const [at, id] = values;
+  if (values.length !== 2 || typeof at !== 'string' || typeof id !== 'string' || !/^[0-9]{1,19}$/.test(id)) {
+    throw AppError.invalidCursor();
+  }
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) throw AppError.invalidCursor();
+  return { at: date, id };
+}
+
+/**
+ * The one keyset pager: decode the cursor (bound to workspace, endpoint and parameters), fetch
+ * one row more than the page — the extra row only says whether another page exists, so
+ * `next_cursor` is null exactly at the end — and sign the position of the page's last row.
+ */
+export async function keysetPage<Row, View>(request: KeysetPageRequest<Row, View>): Promise<Page<View>> {
+  const { cursors, binding, limit } = request;
+  const after = request.cursor === undefined ? null : decodePosition(cursors.decode(binding, request.cursor));
+  const rows = await request.fetch(after, limit);
+  const page = rows.length > limit ? rows.slice(0, limit) : rows;
+  let nextCursor: string | null = null;
+  if (rows.length > limit) {
+    const last = request.positionOf(page[page.length - 1]);
+    nextCursor = cursors.encode(binding, [last.at.toISOString(), last.id]);
+  }
+  return { data: page.map(request.present), pagination: { next_cursor: nextCursor } };
+}

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -6,18 +5,13 @@ import { Client } from 'pg';
 import { expectError } from '../support/assertions';
 import { KB_CASES, unique } from '../support/kb-resources';
 import { startTestApp, TestApp } from '../support/test-app';
+import { CliResult, expectFailure, oneJsonLine, runCli } from '../support/cli';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const WORKSPACE_ID = /^wor_\d{19}$/;
 const KEY_ID = /^key_\d{19}$/;
 const API_KEY = /^svc_live_[0-9A-Za-z]+$/;
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 let t: TestApp;
 let db: Client;
@@ -33,41 +27,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Runs the built CLI against the test app's database. */
-function cli(...args: string[]): Promise<CliResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: t.config.databaseUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
-  });
-}
-
-/** Asserts exit 0 and exactly one line of JSON on stdout, and returns the object. */
-function oneJsonLine(result: CliResult): Record<string, unknown> {
-  if (result.code !== 0) throw new Error(`CLI exited ${result.code}: ${result.stderr}`);
-  expect(result.stdout.endsWith('\n')).toBe(true);
-  const lines = result.stdout.split('\n').filter((line) => line !== '');
-  expect(lines).toHaveLength(1);
-  const parsed = JSON.parse(lines[0]);
-  expect(parsed).toEqual(expect.any(Object));
-  expect(Array.isArray(parsed)).toBe(false);
-  return parsed;
-}
-
-function expectFailure(result: CliResult): void {
-  expect(result.code).not.toBe(0);
-  expect(result.code).not.toBeNull();
-  expect(result.stdout).toBe('');
-  expect(result.stderr.trim().length).toBeGreaterThan(0);
-}
+const cli = (...args: string[]) => runCli(t.config.databaseUrl, ...args);
 
 async function keyCount(): Promise<number> {
   const res = await db.query('SELECT count(*)::int AS n FROM api_keys');

@@ -1,0 +1,75 @@
+import { Client } from 'pg';
+import { expectFailure, oneJsonLine, runCli } from '../support/cli';
+import { startTestApp, TestApp } from '../support/test-app';
+
+describe('seed bulk', () => {
+  let t: TestApp;
+  let db: Client;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    db = new Client({ connectionString: t.config.databaseUrl });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db.end();
+    await t.close();
+  });
+
+  const internal = (publicId: string) => String(BigInt(publicId.slice(4)));
+
+  it('fills a workspace with varied, consistent Buyers and Signals that the API serves', async () => {
+    const ws = await t.newWorkspace();
+    const icp = await t.http.post('/v1/kb/icps').set('Authorization', ws.auth).send({ name: 'Fintech', short_name: 'fin', description: 'Fintech' });
+    const out = oneJsonLine(await runCli(t.config.databaseUrl, 'seed', 'bulk', '--workspace', ws.workspace_id, '--buyers', '120', '--signals', '1500', '--days', '30'));
+    expect(out).toMatchObject({ workspace_id: ws.workspace_id, buyers: 120, signals: 1500, seconds: expect.any(Number) });
+
+    const id = internal(ws.workspace_id);
+    const counts = await db.query(
+      `SELECT (SELECT count(*)::int FROM buyers WHERE workspace_id = $1) AS buyers,
+              (SELECT count(*)::int FROM signals WHERE workspace_id = $1) AS signals,
+              (SELECT count(DISTINCT trigger)::int FROM signals WHERE workspace_id = $1) AS triggers,
+              (SELECT count(DISTINCT type)::int FROM signals WHERE workspace_id = $1) AS types,
+              (SELECT count(*)::int FROM (SELECT captured_at FROM signals WHERE workspace_id = $1 GROUP BY 1 HAVING count(*) > 1) d) AS shared_timestamps,
+              (SELECT max(captured_at) - min(captured_at) FROM signals WHERE workspace_id = $1) > interval '7 days' AS spread,
+              (SELECT count(*)::int FROM buyers WHERE workspace_id = $1 AND is_icp AND icp_id IS NOT NULL) AS icp_matches`,
+      [id],
+    );
+    expect(counts.rows[0]).toMatchObject({ buyers: 120, signals: 1500, triggers: 9, types: 3, spread: true });
+    expect(counts.rows[0].shared_timestamps).toBeGreaterThan(0);
+    expect(counts.rows[0].icp_matches).toBeGreaterThan(0);
+
+    // Every Buyer's counters and first/last Signal agree with its Signals.
+    const mismatches = await db.query(
+      `SELECT b.id FROM buyers b
+         JOIN LATERAL (SELECT count(*)::int AS total,
+                              count(*) FILTER (WHERE type = 'website')::int AS website,
+                              (SELECT id FROM signals f WHERE f.buyer_id = b.id ORDER BY captured_at, id LIMIT 1) AS first_id,
+                              (SELECT id FROM signals l WHERE l.buyer_id = b.id ORDER BY captured_at DESC, id DESC LIMIT 1) AS last_id
+                         FROM signals s WHERE s.buyer_id = b.id) a ON true
+        WHERE b.workspace_id = $1
+          AND (b.signal_count_total <> a.total OR b.signal_count_website <> a.website
+               OR b.first_signal_id IS DISTINCT FROM a.first_id OR b.last_signal_id IS DISTINCT FROM a.last_id
+               OR b.signal_count_total <> b.signal_count_website + b.signal_count_market + b.signal_count_linkedin)`,
+      [id],
+    );
+    expect(mismatches.rows).toEqual([]);
+
+    const signals = await t.http.get('/v1/signals').query({ limit: 1000 }).set('Authorization', ws.auth);
+    expect(signals.status).toBe(200);
+    expect(signals.body.data).toHaveLength(1000);
+    const buyers = await t.http.get('/v1/buyers').set('Authorization', ws.auth);
+    expect(buyers.body.data).toHaveLength(100);
+    const matched = buyers.body.data.filter((b: { company_info: { is_icp: boolean } }) => b.company_info.is_icp);
+    for (const buyer of matched) expect(buyer.company_info.icp_id).toBe(icp.body.id);
+  });
+
+  it('refuses an unknown workspace and bad counts without writing anything', async () => {
+    expectFailure(await runCli(t.config.databaseUrl, 'seed', 'bulk', '--workspace', 'wor_0000000000000000001', '--buyers', '5'));
+    const ws = await t.newWorkspace();
+    expectFailure(await runCli(t.config.databaseUrl, 'seed', 'bulk', '--workspace', ws.workspace_id, '--buyers', 'many'));
+    expectFailure(await runCli(t.config.databaseUrl, 'seed', 'bulk', '--workspace', ws.workspace_id, '--signals', '10'));
+    const rows = await db.query('SELECT count(*)::int AS n FROM buyers WHERE workspace_id = $1', [internal(ws.workspace_id)]);
+    expect(rows.rows[0].n).toBe(0);
+  });
+});

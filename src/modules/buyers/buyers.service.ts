@@ -27,7 +27,7 @@ export class BuyersService {
     @Inject(CursorCodec) private readonly cursors: CursorCodec,
   ) {}
 
-  list(ctx: WorkspaceContext, query: BuyerListQuery): Promise<Page<BuyerView>> {
+  async list(ctx: WorkspaceContext, query: BuyerListQuery): Promise<Page<BuyerView>> {
     const filter = { createdAfter: query.created_after, createdBefore: query.created_before, order: query.sort_order };
     return keysetPage({
       cursors: this.cursors,

@@ -30,7 +30,7 @@ export class SignalsService {
     @Inject(CursorCodec) private readonly cursors: CursorCodec,
   ) {}
 
-  list(ctx: WorkspaceContext, query: SignalListQuery): Promise<Page<SignalView>> {
+  async list(ctx: WorkspaceContext, query: SignalListQuery): Promise<Page<SignalView>> {
     const filter = {
       buyerId: query.buyer_id,
       type: query.type,

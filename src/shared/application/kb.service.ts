@@ -38,7 +38,7 @@ export class KbService<E extends KbRecordEntity> {
     this.records = new KbRepository(repository);
   }
 
-  list(ctx: WorkspaceContext, query: KbListQuery): Promise<Page<KbRecordView>> {
+  async list(ctx: WorkspaceContext, query: KbListQuery): Promise<Page<KbRecordView>> {
     return keysetPage({
       cursors: this.cursors,
       binding: { workspaceId: requireWorkspace(ctx), endpoint: `kb/${this.resource.path}`, params: {} },

@@ -2,9 +2,11 @@ import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/c
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AppConfig } from './config/config';
 import { CoreModule } from './core.module';
+import { ActivitiesModule } from './modules/activities/activities.module';
 import { BuyersModule } from './modules/buyers/buyers.module';
 import { HealthModule } from './modules/health/health.module';
 import { KbModule } from './modules/kb/kb.module';
+import { PipelineModule } from './modules/pipeline/pipeline.module';
 import { SignalsModule } from './modules/signals/signals.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 import { AuthGuard } from './shared/interface/http/auth.guard';
@@ -22,7 +24,17 @@ export class AppModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config), HealthModule, WorkspacesModule, KbModule, BuyersModule, SignalsModule],
+      imports: [
+        CoreModule.forRoot(config),
+        HealthModule,
+        WorkspacesModule,
+        KbModule,
+        BuyersModule,
+        SignalsModule,
+        ActivitiesModule,
+        // One command serves a demo: the API runs the pipeline workers too unless RUN_WORKERS=false.
+        ...(config.runWorkers ? [PipelineModule] : []),
+      ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -1,12 +1,20 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
-import { INestApplicationContext } from '@nestjs/common';
+import { INestApplicationContext, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Command, CommanderError, Option } from 'commander';
 import { CliModule } from './cli.module';
 import { ConfigError, loadConfig } from './config/config';
 import { prepareDatabase } from './database/bootstrap';
+import { ingestFile, IngestError } from './cli/ingest';
+import { ActivitiesModule } from './modules/activities/activities.module';
+import { ActivitiesRepository } from './modules/activities/activities.repository';
+import { ActivitiesService } from './modules/activities/activities.service';
+import { DirectoryImportError, DirectoryImportService } from './modules/directory/directory-import.service';
+import { DirectoryModule } from './modules/directory/directory.module';
 import { BulkSeedService } from './modules/seed/bulk-seed.service';
+import { SeedModule } from './modules/seed/seed.module';
+import { WorkspaceContext } from './shared/application/workspace-context';
 import { OperationError, WorkspacesService } from './modules/workspaces/workspaces.service';
 import { ProgressBar } from './shared/infrastructure/progress-bar';
 
@@ -17,10 +25,13 @@ import { ProgressBar } from './shared/infrastructure/progress-bar';
 
 class CliFailure extends Error {}
 
-async function withContext<T>(run: (app: INestApplicationContext) => Promise<T>): Promise<T> {
+async function withContext<T>(
+  run: (app: INestApplicationContext) => Promise<T>,
+  modules: Array<Type<unknown>> = [],
+): Promise<T> {
   const config = loadConfig();
   await prepareDatabase(config.databaseUrl);
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: false });
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, modules), { logger: ['error'] });
   try {
     return await run(app);
   } finally {
@@ -90,11 +101,56 @@ export function buildProgram(): Command {
             { workspaceId: options.workspace, buyers: options.buyers, signals: options.signals, days: options.days },
             (p) => bar.update(p.phase, p.done, p.total),
           ),
+        [SeedModule],
       );
       print({ ...result, seconds: Math.round((Date.now() - started) / 100) / 10 });
     });
 
+  program
+    .command('ingest')
+    .description('stream an NDJSON file of activities into the pipeline')
+    .requiredOption('--workspace <id>', 'workspace id (wor_…)')
+    .requiredOption('--file <path>', 'NDJSON file, one activity per line')
+    .option('--wait', 'return only when the pipeline has finished these activities', false)
+    .action(async (options: { workspace: string; file: string; wait: boolean }) => {
+      const result = await withContext(
+        async (app) => {
+          const ctx = await operatorContext(app, options.workspace);
+          return ingestFile(app.get(ActivitiesService), app.get(ActivitiesRepository), { ...options, ctx });
+        },
+        [ActivitiesModule],
+      );
+      print(result);
+    });
+
+  const directory = program.command('directory').description('the enrichment directory');
+  directory
+    .command('import')
+    .description('load companies and people (NDJSON) into the enrichment directory')
+    .option('--companies <path>', 'NDJSON of companies (company_info fields plus domain)')
+    .option('--people <path>', 'NDJSON of people (contact_info fields plus email, linkedin, company_domain)')
+    .action(async (options: { companies?: string; people?: string }) => {
+      if (!options.companies && !options.people) throw new CliFailure('give --companies and/or --people');
+      const bar = new ProgressBar();
+      const result = await withContext(
+        async (app) => {
+          const importer = app.get(DirectoryImportService);
+          const companies = options.companies ? await importer.importCompanies(options.companies, (n) => bar.update('companies', n, n + 1)) : 0;
+          const people = options.people ? await importer.importPeople(options.people, (n) => bar.update('people', n, n + 1)) : 0;
+          return { companies, people };
+        },
+        [DirectoryModule],
+      );
+      print(result);
+    });
+
   return program;
+}
+
+/** The workspace as the operator acts on it; fails when it does not exist. */
+async function operatorContext(app: INestApplicationContext, workspaceId: string): Promise<WorkspaceContext> {
+  if (!(await app.get(WorkspacesService).exists(workspaceId))) throw new OperationError(`No workspace ${workspaceId}`);
+  return WorkspaceContext.forConsole(workspaceId, 'operations-cli');
 }
 
 function wholeNumber(value: string): number {
@@ -110,7 +166,13 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? 0 : 2;
     }
-    if (error instanceof OperationError || error instanceof ConfigError || error instanceof CliFailure) {
+    if (
+      error instanceof OperationError ||
+      error instanceof ConfigError ||
+      error instanceof CliFailure ||
+      error instanceof IngestError ||
+      error instanceof DirectoryImportError
+    ) {
       process.stderr.write(`error: ${error.message}\n`);
     } else {
       process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);

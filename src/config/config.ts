@@ -10,6 +10,8 @@ export interface AppConfig {
   cursorSecretGenerated: boolean;
   rateLimit: { limit: number; ttlSeconds: number };
   runWorkers: boolean;
+  /** Prefix of every BullMQ key in Redis, so several deployments (or test runs) can share one Redis. */
+  queuePrefix: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -54,6 +56,12 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   throw new ConfigError(name, `must be true or false, got "${raw}"`);
 }
 
+function queuePrefix(env: NodeJS.ProcessEnv): string {
+  const raw = (env.QUEUE_PREFIX ?? '').trim() || 'bi';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(raw)) throw new ConfigError('QUEUE_PREFIX', 'must be 1-64 letters, digits, _ or -');
+  return raw;
+}
+
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const secret = env.CURSOR_SECRET;
@@ -75,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ttlSeconds: integer(env, 'RATE_LIMIT_TTL_S', 60, 1, 86_400),
     },
     runWorkers: boolean(env, 'RUN_WORKERS', true),
+    queuePrefix: queuePrefix(env),
     logLevel: logLevel as AppConfig['logLevel'],
   };
 }

@@ -1,3 +1,4 @@
+import { ActivityEntity } from '../modules/activities/activity.entity';
 import { BuyerEntity } from '../modules/buyers/buyer.entity';
 import { CompetitorEntity } from '../modules/kb/competitors/competitor.entity';
 import { ExclusionEntity } from '../modules/kb/exclusions/exclusion.entity';
@@ -24,4 +25,5 @@ export const entities = [
   ExclusionEntity,
   BuyerEntity,
   SignalEntity,
+  ActivityEntity,
 ];

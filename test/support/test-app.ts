@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
@@ -25,6 +26,7 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): AppConfig {
     CURSOR_SECRET: randomBytes(24).toString('hex'),
     LOG_LEVEL: 'silent',
     RUN_WORKERS: 'false',
+    QUEUE_PREFIX: `test-${process.pid}-${randomBytes(4).toString('hex')}`,
     ...overrides,
   });
 }
@@ -41,6 +43,22 @@ export interface TestApp {
   workspaces: WorkspacesService;
   newWorkspace(name?: string): Promise<TestWorkspace>;
   close(): Promise<void>;
+}
+
+/** Removes this test run's BullMQ keys (its own prefix) from Redis. */
+export async function deleteQueueKeys(config: AppConfig): Promise<void> {
+  const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.queuePrefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** The real API on its own database: HTTP through supertest, PostgreSQL for real. */
@@ -65,6 +83,7 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
     async close() {
       await app.close();
       await dropDatabase(config.databaseUrl);
+      await deleteQueueKeys(config);
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The person and company objects of a Buyer, complete with every field of the spec. Absent text
+ * The person and company objects of a Buyer (and the nested objects of Signals), complete with every field of the spec. Absent text
  * is `""`, absent numbers `0`, absent booleans `false`; `conform` turns any partial input (an
  * activity's hints, a provider's answer) into this shape, dropping unknown keys and wrong types.
  */
@@ -45,9 +45,22 @@ export interface Hem {
   value: string;
 }
 
-const INTEGER_FIELDS = new Set(['employee_count', 'founded_year', 'linkedin_followers']);
+const INTEGER_FIELDS = new Set([
+  'employee_count', 'founded_year', 'linkedin_followers',
+  'duration_secs', 'time_spent_secs', 'visit_count', 'total_time_spent_secs',
+]);
+/** Numbers that may be negative; every other number is a count or amount. */
+const SIGNED_FIELDS = new Set(['latitude', 'longitude']);
 const DATE_FIELDS = new Set(['latest_funding_round_date']);
+const TIMESTAMP_FIELDS = new Set(['started_at', 'ended_at', 'visited_at', 'first_visited_at', 'last_visited_at']);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Any parseable instant as `YYYY-MM-DDTHH:mm:ssZ`, else `""`. */
+function normalizeTimestamp(text: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(text)) return '';
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? '' : date.toISOString().slice(0, 19) + 'Z';
+}
 
 function conformValue(template: unknown, value: unknown, key: string): unknown {
   if (Array.isArray(template)) {
@@ -58,10 +71,12 @@ function conformValue(template: unknown, value: unknown, key: string): unknown {
     if (typeof value !== 'string') return template;
     const text = value.trim();
     if (DATE_FIELDS.has(key)) return DATE.test(text) && !Number.isNaN(Date.parse(text)) ? text : '';
+    if (TIMESTAMP_FIELDS.has(key)) return normalizeTimestamp(text);
     return text;
   }
   if (typeof template === 'number') {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return template;
+    if (typeof value !== 'number' || !Number.isFinite(value)) return template;
+    if (value < 0 && !SIGNED_FIELDS.has(key)) return template;
     return INTEGER_FIELDS.has(key) ? Math.trunc(value) : value;
   }
   if (typeof template === 'boolean') return typeof value === 'boolean' ? value : template;

@@ -13,4 +13,8 @@ export class SignalEntity {
   @Column({ type: 'timestamptz', precision: 3 }) captured_at: Date;
   @Column({ type: 'timestamptz', precision: 3 }) created_at: Date;
   @Column({ type: 'timestamptz', precision: 3 }) updated_at: Date;
+  /** The activity this Signal came from: at most one Signal per activity. */
+  @Column({ type: 'bigint', nullable: true }) activity_id: string | null;
+  /** The KB record matched at the time, kept as it was. */
+  @Column({ type: 'json', nullable: true }) matched: Record<string, unknown> | null;
 }

@@ -53,6 +53,11 @@ export class WorkspacesService implements ApiKeyAuthenticator {
     return this.insertKey(this.dataSource.getRepository(ApiKeyEntity), (parsed as { value: string }).value, scope);
   }
 
+  async exists(workspaceId: string): Promise<boolean> {
+    const parsed = parseId(ID_PREFIXES.workspace, workspaceId);
+    return parsed.kind === 'ok' && this.dataSource.getRepository(WorkspaceEntity).existsBy({ id: parsed.value });
+  }
+
   /** Revokes a key at once; revoking a revoked key is a no-op that succeeds. */
   async revokeKey(keyId: string): Promise<{ key_id: string; revoked: true }> {
     const parsed = parseId(ID_PREFIXES.apiKey, keyId);

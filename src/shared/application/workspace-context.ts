@@ -4,7 +4,7 @@ export type KeyScope = 'read' | 'write';
 
 /** Who made a change: an API key, or a console user acting through the exported services. */
 export interface Actor {
-  type: 'api_key' | 'console';
+  type: 'api_key' | 'console' | 'pipeline';
   id: string;
 }
 
@@ -29,6 +29,11 @@ export class WorkspaceContext {
     return new WorkspaceContext(workspaceId, { type: 'api_key', id: formatId(ID_PREFIXES.apiKey, keyId) }, scope);
   }
 
+  static forPipeline(workspaceId: string): WorkspaceContext {
+    if (typeof workspaceId !== 'string' || !/^[0-9]{1,19}$/.test(workspaceId)) throw new Error('A workspace id is required');
+    return new WorkspaceContext(workspaceId, { type: 'pipeline', id: 'pipeline' }, 'write');
+  }
+
   /** For the console backend: `workspaceId` is the public `wor_…` id, `userId` the console user. */
   static forConsole(workspaceId: string, userId: string): WorkspaceContext {
     const parsed = parseId(ID_PREFIXES.workspace, workspaceId);
@@ -37,6 +42,7 @@ export class WorkspaceContext {
     return new WorkspaceContext(parsed.value, { type: 'console', id: userId }, 'write');
   }
 }
+
 
 /** Fails closed: nothing reads or writes tenant data without a workspace. */
 export function requireWorkspace(ctx: WorkspaceContext | undefined | null): string {

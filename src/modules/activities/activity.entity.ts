@@ -1,0 +1,41 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { CompanyInfo, ContactInfo } from '../buyers/buyer-shape';
+import type { ResolvedIdentity } from '../pipeline/domain/identity';
+import type { PipelineStage } from '../pipeline/infrastructure/queues';
+import type { SignalTrigger, SignalType } from '../signals/signal-types';
+import type { ActivityInput } from './activity-input';
+
+export type ActivityStatus = 'queued' | 'processed' | 'discarded';
+export type DiscardReason = 'unresolved_identity' | 'excluded_company' | 'no_target_match';
+
+export interface ActivityEvaluation {
+  icp: { matched: boolean; id: string | null; name: string; reasoning: string };
+  persona: { matched: boolean; id: string | null; name: string; reasoning: string };
+}
+
+/**
+ * A raw activity and its progress: each pipeline step stores its result here and moves `stage`
+ * on, so a job needs to carry nothing but ids, and a repeated job finds its work already done.
+ */
+@Entity('activities')
+export class ActivityEntity {
+  @PrimaryColumn({ type: 'bigint' }) id: string;
+  @Column({ type: 'bigint' }) workspace_id: string;
+  @Column({ type: 'text', nullable: true }) external_id: string | null;
+  @Column({ type: 'text' }) type: SignalType;
+  @Column({ type: 'text' }) trigger: SignalTrigger;
+  @Column({ type: 'timestamptz', precision: 3 }) occurred_at: Date;
+  @Column({ type: 'json' }) payload: ActivityInput;
+  @Column({ type: 'text' }) stage: PipelineStage;
+  @Column({ type: 'text' }) status: ActivityStatus;
+  @Column({ type: 'text', nullable: true }) discard_reason: DiscardReason | null;
+  @Column({ type: 'text', nullable: true }) person_key: string | null;
+  @Column({ type: 'json', nullable: true }) identity: ResolvedIdentity | null;
+  @Column({ type: 'json', nullable: true }) contact_info: ContactInfo | null;
+  @Column({ type: 'json', nullable: true }) company_info: CompanyInfo | null;
+  @Column({ type: 'json', nullable: true }) evaluation: ActivityEvaluation | null;
+  @Column({ type: 'bigint', nullable: true }) buyer_id: string | null;
+  @Column({ type: 'bigint', nullable: true }) signal_id: string | null;
+  @Column({ type: 'timestamptz', precision: 3 }) created_at: Date;
+  @Column({ type: 'timestamptz', precision: 3 }) updated_at: Date;
+}

@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import type { ResolvedIdentity } from '../pipeline/domain/identity';
+import { domainOf } from '../pipeline/domain/identity';
+import { DirectoryRepository } from './directory.repository';
+import { EnrichmentProvider, EnrichmentResult } from './enrichment-provider';
+
+/**
+ * Default enrichment: the person by email, their company by the directory's company domain,
+ * else by the company the activity names, else by the email's domain.
+ */
+@Injectable()
+export class DirectoryEnrichmentProvider implements EnrichmentProvider {
+  constructor(private readonly directory: DirectoryRepository) {}
+
+  async enrich(identity: ResolvedIdentity, hints: { companyDomain: string }): Promise<EnrichmentResult> {
+    const person = identity.email ? await this.directory.personByEmail(identity.email) : null;
+    const candidates = [person?.company_domain ?? '', hints.companyDomain, domainOf(identity.email.split('@')[1])];
+    let company: Record<string, unknown> | null = null;
+    for (const domain of candidates) {
+      company = domain ? await this.directory.company(domain) : null;
+      if (company) break;
+    }
+    return { contact: person?.data ?? null, company };
+  }
+}

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { hemsOf } from '../pipeline/domain/identity';
+
+export interface DirectoryPerson {
+  email: string;
+  linkedin: string | null;
+  company_domain: string | null;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The enrichment directory: people and companies shared by all workspaces (reference data
+ * imported by the operations CLI, not tenant data).
+ */
+@Injectable()
+export class DirectoryRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async personByEmail(email: string): Promise<DirectoryPerson | null> {
+    const rows = await this.dataSource.query(
+      'SELECT email, linkedin, company_domain, data FROM directory_people WHERE email = $1',
+      [email],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The email the directory knows for a LinkedIn profile (`linkedin.com/in/<slug>`) or hashed email. */
+  async emailFor(lookup: { linkedin?: string | null; hem?: { type: string; value: string } | null }): Promise<string | null> {
+    if (lookup.linkedin) {
+      const rows = await this.dataSource.query('SELECT email FROM directory_people WHERE linkedin = $1 LIMIT 1', [lookup.linkedin]);
+      if (rows[0]) return rows[0].email;
+    }
+    if (lookup.hem && ['sha256', 'sha1', 'md5'].includes(lookup.hem.type)) {
+      const rows = await this.dataSource.query(
+        `SELECT email FROM directory_people WHERE email_${lookup.hem.type} = $1 LIMIT 1`,
+        [lookup.hem.value],
+      );
+      if (rows[0]) return rows[0].email;
+    }
+    return null;
+  }
+
+  async company(domain: string): Promise<Record<string, unknown> | null> {
+    if (!domain) return null;
+    const rows = await this.dataSource.query('SELECT data FROM directory_companies WHERE domain = $1', [domain]);
+    return rows[0]?.data ?? null;
+  }
+
+  async upsertCompanies(companies: ReadonlyArray<{ domain: string; data: Record<string, unknown> }>): Promise<number> {
+    if (companies.length === 0) return 0;
+    await this.dataSource.query(
+      `INSERT INTO directory_companies (domain, data, updated_at)
+       SELECT d, x::json, now() FROM unnest($1::text[], $2::text[]) AS u (d, x)
+       ON CONFLICT (domain) DO UPDATE SET data = EXCLUDED.data, updated_at = now()`,
+      [companies.map((c) => c.domain), companies.map((c) => JSON.stringify(c.data))],
+    );
+    return companies.length;
+  }
+
+  async upsertPeople(people: ReadonlyArray<DirectoryPerson>): Promise<number> {
+    if (people.length === 0) return 0;
+    const hashes = people.map((p) => hemsOf(p.email));
+    await this.dataSource.query(
+      `INSERT INTO directory_people (email, email_sha256, email_sha1, email_md5, linkedin, company_domain, data, updated_at)
+       SELECT e, s256, s1, m5, li, cd, x::json, now()
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u (e, s256, s1, m5, li, cd, x)
+       ON CONFLICT (email) DO UPDATE SET linkedin = EXCLUDED.linkedin, company_domain = EXCLUDED.company_domain,
+                                         data = EXCLUDED.data, updated_at = now()`,
+      [
+        people.map((p) => p.email),
+        hashes.map((h) => h[0].value),
+        hashes.map((h) => h[1].value),
+        hashes.map((h) => h[2].value),
+        people.map((p) => p.linkedin),
+        people.map((p) => p.company_domain),
+        people.map((p) => JSON.stringify(p.data)),
+      ],
+    );
+    return people.length;
+  }
+}

@@ -1,0 +1,17 @@
+import type { ResolvedIdentity } from '../pipeline/domain/identity';
+
+/** What a provider knows about a person and their company, in any partial shape (conformed later). */
+export interface EnrichmentResult {
+  contact: unknown;
+  company: unknown;
+}
+
+/**
+ * Enrichment source for the Enrich step. The default reads the imported directory; a paid data
+ * API can be plugged in by providing another implementation under ENRICHMENT_PROVIDER.
+ */
+export interface EnrichmentProvider {
+  enrich(identity: ResolvedIdentity, hints: { companyDomain: string }): Promise<EnrichmentResult>;
+}
+
+export const ENRICHMENT_PROVIDER = Symbol('ENRICHMENT_PROVIDER');

@@ -1,0 +1,36 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { WorkspaceContext } from '../../../shared/application/workspace-context';
+import { Clock } from '../../../shared/domain/clock';
+import { CLOCK } from '../../../shared/shared.module';
+import { ActivitiesRepository } from '../../activities/activities.repository';
+import type { ActivityEntity } from '../../activities/activity.entity';
+import { EVALUATOR, Evaluator } from '../domain/evaluator';
+import { KbLookupRepository } from '../infrastructure/kb-lookup.repository';
+import type { PipelineQueue } from '../infrastructure/queues';
+import { PipelineStep } from './pipeline-step';
+
+/** Evaluate: the company against the active ICPs, the person against the active Personas. */
+@Injectable()
+export class EvaluateStep extends PipelineStep {
+  readonly stage = 'evaluate' as const;
+
+  constructor(
+    activities: ActivitiesRepository,
+    private readonly kb: KbLookupRepository,
+    @Inject(EVALUATOR) private readonly evaluator: Evaluator,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    super(activities);
+  }
+
+  protected async process(ctx: WorkspaceContext, activity: ActivityEntity): Promise<PipelineQueue | null> {
+    const [icps, personas] = await Promise.all([this.kb.profiles(ctx, 'icps'), this.kb.profiles(ctx, 'personas')]);
+    const company = activity.company_info!;
+    const evaluation = {
+      icp: this.evaluator.evaluateCompany(company, icps),
+      persona: this.evaluator.evaluatePerson(activity.contact_info!, company, personas),
+    };
+    await this.activities.advance(ctx, activity.id, 'evaluate', { stage: 'match', evaluation }, this.clock.now());
+    return 'match';
+  }
+}

@@ -1,0 +1,42 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { WorkspaceContext } from '../../../shared/application/workspace-context';
+import { Clock } from '../../../shared/domain/clock';
+import { CLOCK } from '../../../shared/shared.module';
+import { ActivitiesRepository } from '../../activities/activities.repository';
+import type { ActivityEntity } from '../../activities/activity.entity';
+import { DirectoryRepository } from '../../directory/directory.repository';
+import { normalizeEmail, normalizeHem, normalizeLinkedinProfile, resolveIdentity } from '../domain/identity';
+import type { PipelineQueue } from '../infrastructure/queues';
+import { PipelineStep } from './pipeline-step';
+
+/** Resolve: normalise the identity, compute the hashed emails, and key the person. */
+@Injectable()
+export class ResolveStep extends PipelineStep {
+  readonly stage = 'resolve' as const;
+
+  constructor(
+    activities: ActivitiesRepository,
+    private readonly directory: DirectoryRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    super(activities);
+  }
+
+  protected async process(ctx: WorkspaceContext, activity: ActivityEntity): Promise<PipelineQueue | null> {
+    const given = activity.payload.identity;
+    const email = normalizeEmail(given.email);
+    const linkedin = normalizeLinkedinProfile(given.linkedin);
+    const hem = normalizeHem(given.hem);
+    const directoryEmail = email ? null : await this.directory.emailFor({ linkedin, hem });
+    const identity = resolveIdentity({ email, linkedin, hem, directoryEmail });
+    if (!identity) {
+      await this.activities.advance(
+        ctx, activity.id, 'resolve',
+        { stage: 'done', status: 'discarded', discard_reason: 'unresolved_identity' }, this.clock.now(),
+      );
+      return null;
+    }
+    await this.activities.advance(ctx, activity.id, 'resolve', { stage: 'enrich', person_key: identity.personKey, identity }, this.clock.now());
+    return 'enrich';
+  }
+}

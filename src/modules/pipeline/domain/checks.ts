@@ -1,0 +1,304 @@
+/**
+ * One criterion against one Buyer. A criterion the Buyer has no data for (empty text, zero
+ * count, empty list) is `unknown`, never `failed`: missing enrichment must not count against a
+ * Buyer, and it must not count for one either.
+ */
+import type { CompanyInfo, ContactInfo } from '../../buyers/buyer-shape';
+import { companyTypeOf, stageLabel, stageOf, TYPE_LABEL } from './company-terms';
+import type { Criterion, Exclusions, Keyword, TitlePattern } from './criteria';
+import { countryName, resolveCountry } from './geo';
+import { formatCount, formatMoney, formatRange, inRange } from './ranges';
+import {
+  analyzeTitle,
+  conceptClosure,
+  FUNCTION_LABEL,
+  functionsOf,
+  industryConcepts,
+  industryLabel,
+  nameConcepts,
+  prepareTaxonomyText,
+  Tier,
+  TIER_LABEL,
+  tierOfSeniority,
+  TitleInfo,
+} from './taxonomy';
+import { containsPhrase, joinList, unique } from './text';
+
+export type Status = 'passed' | 'failed' | 'unknown';
+
+export interface Check {
+  kind: Criterion['kind'];
+  /** "industry", "employees", "title"… */
+  label: string;
+  status: Status;
+  /** The Buyer's value as a reasoning quotes it; `''` when unknown. */
+  actual: string;
+  /** What the profile asks for. */
+  expected: string;
+}
+
+/** Company types whose industries say the same thing when `company_type` is empty. */
+const TYPE_CONCEPT: Record<string, string> = { government: 'government', nonprofit: 'nonprofit', education: 'education' };
+
+/** What a Buyer's company says, worked out once per evaluation rather than once per criterion. */
+export class CompanyFacts {
+  readonly industries: string[];
+  readonly concepts: Set<string>;
+  readonly industryStems: string[][];
+  readonly nameStems: string[];
+  readonly nameConcepts: string[];
+  readonly country: string;
+  readonly countryIso: string | null;
+  readonly stageRaw: string;
+  readonly stage: string | null;
+  readonly typeRaw: string;
+  readonly type: string | null;
+
+  constructor(readonly info: CompanyInfo) {
+    this.industries = info.industries;
+    this.concepts = new Set(info.industries.flatMap(industryConcepts));
+    this.industryStems = info.industries.map(stemsOf);
+    this.nameStems = stemsOf(info.name);
+    this.nameConcepts = info.name ? nameConcepts(info.name) : [];
+    this.country = info.location.country;
+    this.countryIso = resolveCountry(this.country);
+    this.stageRaw = info.latest_funding_stage;
+    this.stage = stageOf(this.stageRaw);
+    this.typeRaw = info.company_type;
+    this.type = companyTypeOf(this.typeRaw);
+  }
+
+  hasConcept(concept: string): boolean {
+    return conceptClosure(concept).some((c) => this.concepts.has(c));
+  }
+
+  /** The industry strings that carry a concept, for quoting. */
+  industriesWith(concept: string): string[] {
+    const closure = conceptClosure(concept);
+    return this.industries.filter((i) => industryConcepts(i).some((c) => closure.includes(c)));
+  }
+}
+
+export class ContactFacts {
+  readonly title: string;
+  readonly titleInfo: TitleInfo | null;
+  readonly seniorityRaw: string;
+  readonly statedTier: Tier | null;
+  readonly functionRaw: string;
+  readonly statedFunctions: string[];
+  readonly country: string;
+
+  constructor(readonly info: ContactInfo) {
+    this.title = info.role.title;
+    this.titleInfo = this.title ? analyzeTitle(this.title) : null;
+    this.seniorityRaw = info.role.seniority;
+    this.statedTier = this.seniorityRaw ? tierOfSeniority(this.seniorityRaw) : null;
+    this.functionRaw = info.role.function;
+    this.statedFunctions = this.functionRaw ? functionsOf(this.functionRaw) : [];
+    this.country = info.location.country;
+  }
+
+  /** Stated seniority first; the title's only when the contact lacks one. */
+  get tier(): Tier | null {
+    return this.seniorityRaw ? this.statedTier : this.titleInfo?.tier ?? null;
+  }
+
+  get functions(): string[] {
+    return this.functionRaw ? this.statedFunctions : this.titleInfo?.functions ?? [];
+  }
+}
+
+function stemsOf(text: string): string[] {
+  return prepareTaxonomyText(text)
+    .filter((t) => !t.boundary)
+    .map((t) => t.stem);
+}
+
+const quote = (text: string) => `"${text}"`;
+const or = (items: string[]) => joinList(items, 'or');
+
+function keywordHit(keywords: readonly Keyword[], haystacks: readonly string[][]): Keyword | undefined {
+  return keywords.find((k) => haystacks.some((h) => containsPhrase(h, k.stems)));
+}
+
+/** `false` wins over `null` (unknown), which wins over `true`. */
+function all(values: Array<boolean | null>): boolean | null {
+  if (values.includes(false)) return false;
+  if (values.includes(null)) return null;
+  return true;
+}
+
+/**
+ * Whether a contact's title fits a pattern; null when the contact has too little data to say.
+ * A known title is judged on what it says, with the stated seniority or function filling in
+ * only what the title leaves out.
+ */
+export function matchTitle(pattern: TitlePattern, contact: ContactFacts): boolean | null {
+  const info = contact.titleInfo;
+  if (pattern.codes.length > 0) return info ? pattern.codes.some((c) => info.codes.includes(c)) : null;
+  if (pattern.tokens.length > 0 && !info) return null;
+  const tier = info?.tier ?? contact.statedTier;
+  const functions = info && info.functions.length > 0 ? info.functions : contact.statedFunctions;
+  const tierOk = pattern.tiers.length === 0 ? true : tier ? pattern.tiers.includes(tier) : info ? false : null;
+  const functionOk = pattern.functions.length === 0 ? true : functions.length > 0 ? pattern.functions.some((f) => functions.includes(f)) : info ? false : null;
+  const tokensOk = pattern.tokens.every((t) => info?.tokens.includes(t));
+  return all([tierOk, functionOk, tokensOk]);
+}
+
+function contactRoleText(contact: ContactFacts): string {
+  if (contact.title) return quote(contact.title);
+  return [contact.seniorityRaw && `seniority ${contact.seniorityRaw}`, contact.functionRaw && `function ${contact.functionRaw}`].filter(Boolean).join(', ');
+}
+
+export function check(criterion: Criterion, company: CompanyFacts, contact: ContactFacts | null): Check {
+  const result = (label: string, status: Status, actual: string, expected: string): Check => ({ kind: criterion.kind, label, status, actual, expected });
+  switch (criterion.kind) {
+    case 'industry': {
+      const expected = or([...criterion.concepts.map(industryLabel), ...criterion.keywords.map((k) => k.text)]);
+      if (company.industries.length === 0) return result('industry', 'unknown', '', expected);
+      const concept = criterion.concepts.find((c) => company.hasConcept(c));
+      if (concept) return result('industry', 'passed', joinList(company.industriesWith(concept)), expected);
+      const keyword = keywordHit(criterion.keywords, company.industryStems);
+      if (keyword) {
+        const carriers = company.industries.filter((i) => containsPhrase(stemsOf(i), keyword.stems));
+        return result('industry', 'passed', joinList(carriers), expected);
+      }
+      return result('industry', 'failed', joinList(company.industries), expected);
+    }
+    case 'employees': {
+      const expected = or(criterion.ranges.map((r) => formatRange(r, formatCount)));
+      const count = company.info.employee_count;
+      if (!count) return result('employees', 'unknown', '', expected);
+      return result('employees', criterion.ranges.some((r) => inRange(count, r)) ? 'passed' : 'failed', formatCount(count), expected);
+    }
+    case 'revenue': {
+      const money = (v: number) => formatMoney(v, criterion.currency);
+      const expected = or(criterion.ranges.map((r) => formatRange(r, money)));
+      const revenue = company.info.annual_revenue;
+      if (!revenue) return result('revenue', 'unknown', '', expected);
+      return result('revenue', criterion.ranges.some((r) => inRange(revenue, r)) ? 'passed' : 'failed', money(revenue), expected);
+    }
+    case 'country': {
+      const expected = or(criterion.labels);
+      const own = criterion.of === 'contact' && contact?.country ? contact.country : '';
+      const raw = own || company.country;
+      if (!raw) return result('country', 'unknown', '', expected);
+      const iso = own ? resolveCountry(own) : company.countryIso;
+      const passed = iso ? criterion.countries.includes(iso) : criterion.labels.some((l) => l.toLowerCase() === raw.toLowerCase());
+      const shown = iso && raw.length <= 3 && countryName(iso) !== raw ? `${raw} (${countryName(iso)})` : raw;
+      return result('country', passed ? 'passed' : 'failed', shown, expected);
+    }
+    case 'funding': {
+      const expected = or(criterion.stages.map(stageLabel));
+      if (company.stage === null) return result('funding stage', 'unknown', '', expected);
+      const shown = company.stage === 'other' ? company.stageRaw : stageLabel(company.stage);
+      return result('funding stage', criterion.stages.includes(company.stage) ? 'passed' : 'failed', shown, expected);
+    }
+    case 'company_type': {
+      const expected = or(criterion.types.map((t) => TYPE_LABEL[t] ?? t));
+      if (company.typeRaw) return result('company type', company.type !== null && criterion.types.includes(company.type) ? 'passed' : 'failed', company.typeRaw, expected);
+      // Without a stated type, industries or an IPO can still show it; their absence shows nothing.
+      for (const type of criterion.types) {
+        const concept = TYPE_CONCEPT[type];
+        if (concept && company.hasConcept(concept)) return result('company type', 'passed', `${TYPE_LABEL[type]} (industry ${joinList(company.industriesWith(concept))})`, expected);
+        if (type === 'public' && company.stage === 'ipo') return result('company type', 'passed', `public (funding stage ${company.stageRaw})`, expected);
+      }
+      return result('company type', 'unknown', '', expected);
+    }
+    case 'title': {
+      const expected = or(criterion.patterns.map((p) => p.text));
+      if (!contact) return result('title', 'unknown', '', expected);
+      const outcomes = criterion.patterns.map((p) => matchTitle(p, contact));
+      const status: Status = outcomes.includes(true) ? 'passed' : outcomes.includes(null) ? 'unknown' : 'failed';
+      return result('title', status, status === 'unknown' ? '' : contactRoleText(contact), expected);
+    }
+    case 'function': {
+      const expected = or([...criterion.functions.map((f) => FUNCTION_LABEL[f] ?? f), ...criterion.keywords.map((k) => k.text)]);
+      if (!contact) return result('function', 'unknown', '', expected);
+      const functions = contact.functions;
+      const source = contact.functionRaw || `${joinList(functions.map((f) => FUNCTION_LABEL[f] ?? f))} per title`;
+      const literal = contact.functionRaw ? keywordHit(criterion.keywords, [stemsOf(contact.functionRaw)]) : undefined;
+      if (functions.length === 0 && !literal) {
+        return contact.functionRaw ? result('function', 'failed', contact.functionRaw, expected) : result('function', 'unknown', '', expected);
+      }
+      const passed = literal !== undefined || criterion.functions.some((f) => functions.includes(f));
+      return result('function', passed ? 'passed' : 'failed', source, expected);
+    }
+    case 'seniority': {
+      const expected = or(criterion.tiers.map((t) => TIER_LABEL[t]));
+      if (!contact) return result('seniority', 'unknown', '', expected);
+      const tier = contact.tier;
+      if (contact.seniorityRaw) return result('seniority', tier && criterion.tiers.includes(tier) ? 'passed' : 'failed', contact.seniorityRaw, expected);
+      if (!tier) return result('seniority', 'unknown', '', expected);
+      return result('seniority', criterion.tiers.includes(tier) ? 'passed' : 'failed', `${TIER_LABEL[tier]} per title`, expected);
+    }
+    case 'exclusion':
+      return checkExclusions(criterion, company, contact);
+  }
+}
+
+/**
+ * An exclusion fails on any evidence, a company's name included ("Blue Fox Agency"), but passes
+ * only on data that could have shown it: a name without "agency" proves nothing.
+ */
+function checkExclusions(x: Exclusions, company: CompanyFacts, contact: ContactFacts | null): Check {
+  const hits: string[] = [];
+  let known = false;
+  const companyName = company.info.name;
+  if (x.concepts.length > 0 || x.keywords.length > 0) {
+    if (company.industries.length > 0) known = true;
+    for (const concept of x.concepts) {
+      const carriers = company.industriesWith(concept);
+      if (carriers.length > 0) hits.push(`industry ${joinList(carriers)}`);
+    }
+    const keyword = keywordHit(x.keywords, company.industryStems);
+    if (keyword) hits.push(`industry ${joinList(company.industries.filter((i) => containsPhrase(stemsOf(i), keyword.stems)))}`);
+    const byName =
+      x.concepts.some((c) => company.nameConcepts.includes(c)) || keywordHit([...x.keywords, ...x.nameTerms], [company.nameStems]) !== undefined;
+    if (companyName && byName) hits.push(`name ${quote(companyName)}`);
+  }
+  if (x.types.length > 0) {
+    if (company.typeRaw) {
+      known = true;
+      if (company.type && x.types.includes(company.type)) hits.push(`company type ${company.typeRaw}`);
+    }
+    for (const type of x.types) {
+      const concept = TYPE_CONCEPT[type];
+      if (!concept) continue;
+      const carriers = company.industriesWith(concept);
+      if (carriers.length > 0) hits.push(`industry ${joinList(carriers)}`);
+      if (companyName && company.nameConcepts.includes(concept)) hits.push(`name ${quote(companyName)}`);
+    }
+  }
+  if (x.countries.length > 0 && company.country) {
+    known = true;
+    if (company.countryIso && x.countries.includes(company.countryIso)) hits.push(`country ${company.country}`);
+  }
+  if (x.stages.length > 0 && company.stage !== null) {
+    known = true;
+    if (x.stages.includes(company.stage)) hits.push(`funding stage ${company.stageRaw}`);
+  }
+  if (contact) {
+    if (x.titles.length > 0) {
+      const outcomes = x.titles.map((p) => matchTitle(p, contact));
+      if (outcomes.includes(true)) hits.push(`title ${quote(contact.title)}`);
+      if (outcomes.some((o) => o !== null)) known = true;
+    }
+    const tier = contact.tier;
+    if (x.tiers.length > 0 && tier) {
+      known = true;
+      if (x.tiers.includes(tier)) hits.push(`seniority ${TIER_LABEL[tier]}`);
+    }
+    const functions = contact.functions;
+    if (x.functions.length > 0 && functions.length > 0) {
+      known = true;
+      const hit = functions.find((f) => x.functions.includes(f));
+      if (hit) hits.push(`function ${FUNCTION_LABEL[hit] ?? hit}`);
+    }
+  }
+  const expected = `not ${joinList(x.labels, 'or')}`;
+  const distinct = unique(hits);
+  if (distinct.length > 0) return { kind: 'exclusion', label: 'exclusion', status: 'failed', actual: joinList(distinct), expected };
+  return { kind: 'exclusion', label: 'exclusion', status: known ? 'passed' : 'unknown', actual: '', expected };
+}
+

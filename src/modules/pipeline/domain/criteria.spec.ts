@@ -1,0 +1,215 @@
+import { Criterion, CriterionKind, parseCriteria } from './criteria';
+
+const LABELLED_ICP =
+  'Fintech and insurance companies. Industries: Financial Services, Insurance. Employees: 50-1000. Revenue: $10M-$500M. Countries: Germany, France, Netherlands. Funding: Series A, Series B.';
+const PROSE_ICP = 'B2B software companies with 100 to 2,000 employees in the UK or Ireland';
+const LABELLED_PERSONA = 'Titles: CFO, VP Finance, Finance Director. Function: Finance. Seniority: C-level, VP, Director.';
+const PROSE_PERSONA = 'Heads of engineering or CTOs at growing startups';
+
+function find<K extends CriterionKind>(criteria: Criterion[], kind: K): Extract<Criterion, { kind: K }> {
+  const found = criteria.find((c) => c.kind === kind);
+  if (!found) throw new Error(`no ${kind} criterion in ${JSON.stringify(criteria)}`);
+  return found as Extract<Criterion, { kind: K }>;
+}
+
+const kinds = (criteria: Criterion[]) => criteria.map((c) => c.kind);
+
+describe('parseCriteria: the DESIGN examples', () => {
+  it('reads the labelled ICP, merging the prose industries with the labelled ones', () => {
+    const criteria = parseCriteria(LABELLED_ICP, 'icp');
+    expect(kinds(criteria)).toEqual(['industry', 'employees', 'revenue', 'country', 'funding']);
+    expect(find(criteria, 'industry').concepts).toEqual(['fintech', 'insurance']);
+    expect(find(criteria, 'employees').ranges).toEqual([{ min: 50, max: 1000, minExclusive: false, maxExclusive: false }]);
+    expect(find(criteria, 'revenue').ranges).toEqual([{ min: 10e6, max: 500e6, minExclusive: false, maxExclusive: false }]);
+    expect(find(criteria, 'country').countries).toEqual(['DE', 'FR', 'NL']);
+    expect(find(criteria, 'funding').stages).toEqual(['series_a', 'series_b']);
+  });
+
+  it('reads the prose ICP', () => {
+    const criteria = parseCriteria(PROSE_ICP, 'icp');
+    expect(kinds(criteria)).toEqual(['industry', 'employees', 'country']);
+    expect(find(criteria, 'industry').concepts).toEqual(['software']);
+    expect(find(criteria, 'industry').keywords).toEqual([]);
+    expect(find(criteria, 'employees').ranges[0]).toMatchObject({ min: 100, max: 2000 });
+    expect(find(criteria, 'country').countries).toEqual(['GB', 'IE']);
+  });
+
+  it('reads the labelled Persona', () => {
+    const criteria = parseCriteria(LABELLED_PERSONA, 'persona');
+    expect(kinds(criteria)).toEqual(['title', 'function', 'seniority']);
+    expect(find(criteria, 'title').patterns).toEqual([
+      { text: 'CFO', codes: ['cfo'], tiers: [], functions: [], tokens: [] },
+      { text: 'VP Finance', codes: [], tiers: ['vp'], functions: ['finance'], tokens: [] },
+      { text: 'Finance Director', codes: [], tiers: ['director'], functions: ['finance'], tokens: [] },
+    ]);
+    expect(find(criteria, 'function').functions).toEqual(['finance']);
+    expect(find(criteria, 'seniority').tiers).toEqual(['c_level', 'vp', 'director']);
+  });
+
+  it('reads the prose Persona and ignores the company hint', () => {
+    const criteria = parseCriteria(PROSE_PERSONA, 'persona');
+    expect(kinds(criteria)).toEqual(['title']);
+    expect(find(criteria, 'title').patterns).toEqual([
+      { text: 'Heads of engineering', codes: [], tiers: ['director'], functions: ['engineering'], tokens: [] },
+      { text: 'CTOs', codes: ['cto'], tiers: [], functions: [], tokens: [] },
+    ]);
+  });
+});
+
+describe('parseCriteria: ranges in every form', () => {
+  it.each([
+    ['Employees: 50 to 1,000', 50, 1000],
+    ['Employees: 100+', 100, null],
+    ['companies with over 500 employees', 500, null],
+    ['under 200 employees', null, 200],
+    ['fewer than 50 employees', null, 50],
+    ['between 10 and 50 employees', 10, 50],
+    ['Headcount: 1k-5k', 1000, 5000],
+    ['Company size: 51-200', 51, 200],
+    ['Employees: 500', 500, null],
+  ])('%s', (text, min, max) => {
+    expect(find(parseCriteria(text, 'icp'), 'employees').ranges[0]).toMatchObject({ min, max });
+  });
+
+  it.each([
+    ['Revenue: $10M-$500M', 10e6, 500e6, '$'],
+    ['over $1B in revenue', 1e9, null, '$'],
+    ['€5m to €50m revenue', 5e6, 50e6, '€'],
+    ['Revenue: 10-50 million', 10e6, 50e6, '$'],
+    ['ARR: £2M+', 2e6, null, '£'],
+  ])('%s', (text, min, max, currency) => {
+    const revenue = find(parseCriteria(text, 'icp'), 'revenue');
+    expect(revenue.ranges[0]).toMatchObject({ min, max });
+    expect(revenue.currency).toBe(currency);
+  });
+
+  it('turns a one-sided range inside an exclusion into its complement', () => {
+    expect(find(parseCriteria('Fintech, excluding companies with fewer than 10 employees', 'icp'), 'employees').ranges[0]).toMatchObject({ min: 10, max: null });
+  });
+
+  it('lets the labelled range win over a range in prose', () => {
+    expect(find(parseCriteria('Companies with 5 to 10 employees. Employees: 50-100.', 'icp'), 'employees').ranges).toHaveLength(1);
+    expect(find(parseCriteria('Companies with 5 to 10 employees. Employees: 50-100.', 'icp'), 'employees').ranges[0]).toMatchObject({ min: 50, max: 100 });
+  });
+});
+
+describe('parseCriteria: places, stages and company types', () => {
+  it.each([
+    ['Countries: UK, US, USA', ['GB', 'US']],
+    ['Regions: DACH and Nordics', ['DE', 'AT', 'CH', 'DK', 'FI', 'IS', 'NO', 'SE', 'FO', 'GL', 'AX']],
+    ['Countries: DE, FR, NL', ['DE', 'FR', 'NL']],
+    ['SaaS companies in the U.S. and Canada', ['US', 'CA']],
+    ['German and Austrian manufacturers', ['DE', 'AT']],
+  ])('%s', (text, countries) => {
+    expect(find(parseCriteria(text, 'icp'), 'country').countries).toEqual(countries);
+  });
+
+  it('does not read "us" the pronoun as a country', () => {
+    expect(kinds(parseCriteria('Companies that look like us: fintech', 'icp'))).not.toContain('country');
+  });
+
+  it.each([
+    ['Funding: Series A, Series B', ['series_a', 'series_b']],
+    ['Series A to C startups', ['series_a', 'series_b', 'series_c']],
+    ['Series A-C startups', ['series_a', 'series_b', 'series_c']],
+    ['Series A and B fintechs', ['series_a', 'series_b']],
+    ['Funding: Pre-seed, Seed', ['pre_seed', 'seed']],
+    ['Funding: growth, IPO', ['growth', 'ipo']],
+    ['Series D+', ['series_d', 'series_e', 'series_f', 'series_g', 'series_h', 'series_i', 'series_j', 'growth']],
+  ])('%s', (text, stages) => {
+    expect(find(parseCriteria(text, 'icp'), 'funding').stages).toEqual(stages);
+  });
+
+  it('does not take "growth" in prose for a funding stage', () => {
+    expect(kinds(parseCriteria('high-growth fintech companies', 'icp'))).toEqual(['industry']);
+  });
+
+  it.each([
+    ['Company type: public, private', ['public', 'private']],
+    ['publicly traded insurers', ['public']],
+    ['Type: Non-profit', ['nonprofit']],
+    ['not-for-profit organisations in healthcare', ['nonprofit']],
+    ['Ownership: Government', ['government']],
+  ])('%s', (text, types) => {
+    expect(find(parseCriteria(text, 'icp'), 'company_type').types).toEqual(types);
+  });
+});
+
+describe('parseCriteria: exclusions', () => {
+  it.each([
+    ['Fintech, not agencies', { concepts: ['marketing'] }],
+    ['Software companies excluding consultancies', { concepts: ['consulting'] }],
+    ['Any industry, no government', { types: ['government'] }],
+    ['All organisations except nonprofits', { types: ['nonprofit'] }],
+    ['SaaS companies, not based in the US', { countries: ['US'] }],
+    ['Non-EU software vendors', { countries: expect.arrayContaining(['DE', 'FR']) }],
+    ['Exclude: agencies, resellers, Acme-style shops', { concepts: ['marketing', 'reseller'] }],
+  ])('%s', (text, expected) => {
+    expect(find(parseCriteria(text, 'icp'), 'exclusion')).toMatchObject(expected);
+  });
+
+  it('keeps the excluded words out of the positive criteria', () => {
+    const criteria = parseCriteria('Fintech and SaaS, not agencies, in Germany', 'icp');
+    expect(find(criteria, 'industry').concepts).toEqual(['fintech', 'software']);
+    expect(find(criteria, 'country').countries).toEqual(['DE']);
+  });
+
+  it('does not read "not only", "no more than" or "not-for-profit" as exclusions', () => {
+    expect(kinds(parseCriteria('not only fintech but also insurance', 'icp'))).toEqual(['industry']);
+    expect(kinds(parseCriteria('no more than 300 employees', 'icp'))).toEqual(['employees']);
+    expect(kinds(parseCriteria('not-for-profit hospitals', 'icp'))).toEqual(['industry', 'company_type']);
+  });
+
+  it('keeps literal words under an "Exclude:" label as keywords', () => {
+    expect(find(parseCriteria('Exclude: crypto, widget makers', 'icp'), 'exclusion')).toMatchObject({
+      concepts: ['crypto'],
+      keywords: [{ text: 'widget makers', stems: ['widget', 'maker'] }],
+    });
+  });
+
+  it('reads title exclusions in a Persona', () => {
+    expect(find(parseCriteria('Finance leaders, not interns', 'persona'), 'exclusion').titles).toEqual([
+      { text: 'interns', codes: [], tiers: [], functions: [], tokens: ['intern'] },
+    ]);
+  });
+});
+
+describe('parseCriteria: Personas', () => {
+  it('reads "VP Sales and Marketing" as two VP titles', () => {
+    const patterns = find(parseCriteria('VP Sales and Marketing', 'persona'), 'title').patterns;
+    expect(patterns.map((p) => [p.tiers, p.functions])).toEqual([
+      [['vp'], ['sales']],
+      [['vp'], ['marketing']],
+    ]);
+  });
+
+  it('reads "leaders" and "executives" as seniority', () => {
+    const [leaders] = find(parseCriteria('Finance leaders', 'persona'), 'title').patterns;
+    expect(leaders).toMatchObject({ tiers: ['c_level', 'vp', 'director'], functions: ['finance'] });
+  });
+
+  it('keeps every word of a labelled title', () => {
+    expect(find(parseCriteria('Titles: Head of Partnerships', 'persona'), 'title').patterns[0]).toMatchObject({ tiers: ['director'], tokens: ['partnership'] });
+  });
+
+  it('checks labelled company criteria in a Persona, and ignores person labels in an ICP', () => {
+    expect(kinds(parseCriteria('Titles: CFO. Industries: Fintech. Countries: Germany', 'persona'))).toEqual(['industry', 'country', 'title']);
+    expect(find(parseCriteria('Titles: CFO. Countries: Germany', 'persona'), 'country').of).toBe('contact');
+    expect(kinds(parseCriteria('Industries: Fintech. Titles: CFO', 'icp'))).toEqual(['industry']);
+  });
+
+  it('reads the "IT" department but not the pronoun "it"', () => {
+    expect(find(parseCriteria('Heads of IT', 'persona'), 'title').patterns[0]).toMatchObject({ functions: ['it'] });
+    expect(parseCriteria('whoever makes it happen', 'persona')).toEqual([]);
+  });
+});
+
+describe('parseCriteria: descriptions without criteria', () => {
+  it.each(['', '   ', 'Great companies we love.', 'Lorem ipsum dolor sit amet', '!!!', 'Industries:'])('%j gives none', (text) => {
+    expect(parseCriteria(text, 'icp')).toEqual([]);
+  });
+
+  it('reads a label whose value is not of its kind as prose', () => {
+    expect(find(parseCriteria('Type: B2B SaaS', 'icp'), 'industry').concepts).toEqual(['software']);
+  });
+});

@@ -1,0 +1,623 @@
+/**
+ * Reads an ICP or Persona description, written by a person, into criteria. Both labelled
+ * criteria ("Employees: 50-1000. Countries: Germany, France") and prose ("B2B software companies
+ * with 100 to 2,000 employees in the UK or Ireland") work, mixed freely.
+ *
+ * Rules where people write loosely:
+ * - A labelled criterion wins over the same kind found in prose for ranges (one head-count range
+ *   is meant, and the label is the deliberate one); lists (industries, countries, stages, titles)
+ *   are the union of both.
+ * - A labelled value that yields nothing for its label is read as prose ("Type: B2B SaaS").
+ * - Prose keeps only words the taxonomy knows; unknown words ("B2B", "growing", "innovative")
+ *   are context, not criteria, because a criterion nobody can satisfy would silently fail every
+ *   company that has data. Under an "Industries:" or "Exclude:" label, unknown words are kept as
+ *   literal keywords: there they were written on purpose.
+ * - A bare number under a label ("Employees: 500") is read as a minimum.
+ * - Exclusions ("not agencies", "excluding consultancies", "no government", "except
+ *   nonprofits", "non-US") become one exclusion criterion; a one-sided range inside one
+ *   ("excluding companies under 10 employees") becomes its complement ("at least 10").
+ * - Personas: titles, functions and seniorities. Company hints in Persona prose ("at growing
+ *   startups", "in Germany") are ignored: company fit is the ICP's job, and counting them would
+ *   fail good contacts on data an ICP already judges. Company criteria a Persona states under a
+ *   label ("Industries: Fintech") were meant, so they are kept and checked against the company;
+ *   a Persona's "Countries:" is checked against the contact's country, else the company's.
+ * - ICPs ignore person labels (titles, functions, seniority).
+ */
+import { scanStages, LIST_TYPES, PROSE_TYPES } from './company-terms';
+import { resolvePlace, scanPlaces } from './geo';
+import { findRanges, invert, Measure, NumberRange } from './ranges';
+import {
+  canonicalTitleTokens,
+  functionsOf,
+  functionsOfToken,
+  INDUSTRY_INDEX,
+  isRoleNoun,
+  isTierToken,
+  isTitleWord,
+  prepareTaxonomyText,
+  senioritiesOf,
+  Tier,
+  TIER_LABEL,
+  tierOfToken,
+} from './taxonomy';
+import { Token, unique } from './text';
+
+export type Subject = 'icp' | 'persona';
+
+export interface Keyword {
+  text: string;
+  stems: string[];
+}
+
+/**
+ * One way a title can match. `codes` (C-suite) decide alone; otherwise every part present must
+ * hold: the title's tier is one of `tiers`, it has one of `functions`, and it contains every
+ * literal token.
+ */
+export interface TitlePattern {
+  text: string;
+  codes: string[];
+  tiers: Tier[];
+  functions: string[];
+  tokens: string[];
+}
+
+export interface Exclusions {
+  /** What the description excludes, as written ("agencies", "government"). */
+  labels: string[];
+  concepts: string[];
+  keywords: Keyword[];
+  /** The excluded industry words as written, also looked for in a company's name ("agencies" in "Blue Fox Agency"). */
+  nameTerms: Keyword[];
+  types: string[];
+  countries: string[];
+  stages: string[];
+  titles: TitlePattern[];
+  tiers: Tier[];
+  functions: string[];
+}
+
+export type Criterion =
+  | { kind: 'industry'; concepts: string[]; keywords: Keyword[] }
+  | { kind: 'employees'; ranges: NumberRange[] }
+  | { kind: 'revenue'; ranges: NumberRange[]; currency: string }
+  | { kind: 'country'; countries: string[]; labels: string[]; of: 'company' | 'contact' }
+  | { kind: 'funding'; stages: string[] }
+  | { kind: 'company_type'; types: string[] }
+  | { kind: 'title'; patterns: TitlePattern[] }
+  | { kind: 'function'; functions: string[]; keywords: Keyword[] }
+  | { kind: 'seniority'; tiers: Tier[] }
+  | ({ kind: 'exclusion' } & Exclusions);
+
+export type CriterionKind = Criterion['kind'];
+
+/** Beyond the API's 10,000-character limit; the cap only bounds the work on hostile input. */
+export const MAX_PARSED_LENGTH = 20_000;
+
+// ---------------------------------------------------------------------------------------------
+// Labels
+
+type LabelKind = 'industry' | 'employees' | 'revenue' | 'country' | 'funding' | 'company_type' | 'exclusion' | 'title' | 'function' | 'seniority';
+
+const LABELS: Record<LabelKind, string[]> = {
+  industry: [
+    'industries', 'industry', 'sectors', 'sector', 'verticals', 'vertical', 'industry focus', 'target industries', 'focus industries',
+    'keywords', 'keyword', 'tags', 'industry keywords',
+  ],
+  employees: [
+    'employees', 'employee count', 'employee range', 'employee size', 'number of employees', 'no of employees', 'num employees',
+    'headcount', 'head count', 'company size', 'size', 'team size', 'staff', 'ftes', 'fte', 'workforce',
+  ],
+  revenue: ['revenue', 'revenues', 'annual revenue', 'revenue range', 'arr', 'turnover', 'annual turnover', 'yearly revenue'],
+  country: [
+    'countries', 'country', 'regions', 'region', 'locations', 'location', 'geography', 'geographies', 'geo', 'geos', 'hq', 'hq location',
+    'headquarters', 'based in', 'territory', 'territories', 'markets', 'market', 'target markets', 'target countries',
+  ],
+  funding: ['funding', 'funding stage', 'funding stages', 'funding round', 'stage', 'stages', 'investment stage', 'company stage', 'latest funding'],
+  company_type: ['company type', 'company types', 'type', 'types', 'ownership', 'organization type', 'organisation type', 'org type', 'entity type', 'ownership type'],
+  exclusion: ['exclude', 'excludes', 'excluding', 'exclusions', 'exclusion', 'except', 'avoid', 'do not target', 'not', 'disqualifiers', 'out of scope', 'exclude industries'],
+  title: ['titles', 'title', 'job titles', 'job title', 'roles', 'role', 'positions', 'position', 'target titles', 'target roles'],
+  function: ['functions', 'function', 'departments', 'department', 'job function', 'job functions', 'teams', 'team'],
+  seniority: ['seniority', 'seniorities', 'seniority level', 'seniority levels', 'levels', 'level', 'job level', 'job levels', 'management level'],
+};
+
+const normalizeLabel = (label: string) => label.toLowerCase().replace(/[\s_-]+/g, ' ').trim();
+const LABEL_KIND = new Map<string, LabelKind>();
+for (const [kind, names] of Object.entries(LABELS) as Array<[LabelKind, string[]]>) for (const name of names) LABEL_KIND.set(name, kind);
+const LABEL_RE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(${[...LABEL_KIND.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((l) => l.replace(/ /g, String.raw`[\s_-]+`))
+    .join('|')})\s*[:：]`,
+  'giu',
+);
+
+const PERSON_KINDS = new Set<LabelKind>(['title', 'function', 'seniority']);
+
+interface LabelledPart {
+  kind: LabelKind;
+  value: string;
+}
+
+/** Labelled values end at the next label, a sentence end or a line end; the rest is prose. */
+function splitLabelled(text: string): { labelled: LabelledPart[]; prose: string[] } {
+  const matches = [...text.matchAll(LABEL_RE)];
+  const labelled: LabelledPart[] = [];
+  const prose: string[] = [];
+  let cursor = 0;
+  matches.forEach((m, k) => {
+    prose.push(text.slice(cursor, m.index));
+    const valueStart = m.index + m[0].length;
+    const valueEnd = matches[k + 1]?.index ?? text.length;
+    const raw = text.slice(valueStart, valueEnd);
+    const cut = raw.search(/[.!?](?=\s|$)|\n/);
+    labelled.push({ kind: LABEL_KIND.get(normalizeLabel(m[1])) as LabelKind, value: cut >= 0 ? raw.slice(0, cut) : raw });
+    if (cut >= 0) prose.push(raw.slice(cut));
+    cursor = valueEnd;
+  });
+  prose.push(text.slice(cursor));
+  return { labelled, prose };
+}
+
+/** Spellings that would otherwise split a sentence or read as a negation. */
+function prepare(description: string): string {
+  return description
+    .slice(0, MAX_PARSED_LENGTH)
+    .replace(/\bU\.\s?S\.\s?A\.?/g, 'USA')
+    .replace(/\bU\.\s?S\.?(?![\p{L}])/gu, 'US')
+    .replace(/\bU\.\s?K\.?(?![\p{L}])/gu, 'UK')
+    .replace(/\bE\.\s?U\.?(?![\p{L}])/gu, 'EU')
+    .replace(/\be\.\s?g\.|\bi\.\s?e\./gi, ' ')
+    .replace(/\b(sr|jr|dir|mgr|vs|inc|ltd|corp|dept|approx|etc|incl|excl|min|max|no|co|st|mr|ms|dr)\.(?=\s)/gi, '$1')
+    .replace(/\bnot[\s-]+for[\s-]+profits?\b/gi, 'nonprofit')
+    .replace(/\bnon[\s-]+profits?\b/gi, 'nonprofit')
+    .replace(/\bnon[\s-]+governmental\b/gi, 'nongovernmental')
+    // "non-EU vendors": the negation covers "EU" only, so it ends right after it.
+    .replace(/\b[Nn]on-(\p{Lu}[\p{L}]*)/gu, 'not $1;')
+    .replace(/[\p{L}]+-(?:led|driven|first|savvy|heavy|minded)\b/giu, ' ')
+    .replace(/\bseries\s+([a-j])\s*[-‐‑‒–—]\s*(?:series\s+)?([a-j])\b/gi, 'Series $1 to $2');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token helpers
+
+const LIST_FILLERS = new Set([
+  'company', 'business', 'industry', 'sector', 'vertical', 'firm', 'organization', 'organisation', 'other', 'etc', 'eg', 'such', 'as', 'like',
+  'related', 'space', 'market', 'the', 'a', 'an', 'of', 'in', 'for', 'including', 'especially', 'focus', 'mainly', 'primarily', 'b2b', 'b2c',
+  'b2b2c', 'and', 'or', 'any', 'all', 'only', 'mostly', 'with', 'that', 'are', 'is', 'be', 'to', 'on', 'at', 'type', 'kind',
+]);
+
+const EXCLUSION_TRIGGERS = new Set(['not', 'no', 'excluding', 'exclude', 'excludes', 'except', 'without', 'avoid', 'never', 'excl']);
+const EXCLUSION_BIGRAMS = [['other', 'than'], ['but', 'not'], ['apart', 'from'], ['aside', 'from'], ['rather', 'than']];
+/** After "not"/"no", these make it something other than an exclusion ("not only", "no more than"). */
+const NEGATION_GUARDS = new Set([
+  'only', 'just', 'necessarily', 'yet', 'limited', 'restricted', 'required', 'needed', 'necessary', 'too', 'very', 'more', 'less', 'fewer',
+  'longer', 'later', 'earlier', 'bigger', 'smaller', 'larger', 'greater', 'matter', 'problem', 'exclusively', 'sure', 'always', 'all',
+  'least', 'need', 'much', 'many', 'strictly', 'mandatory', 'essential', 'particular', 'specific',
+]);
+const SEGMENT_STOPS = new Set([
+  'with', 'that', 'which', 'who', 'whose', 'where', 'having', 'but', 'while', 'because', 'at', 'are', 'is', 'have', 'has', 'using', 'selling',
+  'serving', 'within', 'in', 'based', 'headquartered', 'located', 'from', 'who', 'we', 'they', 'targeting', 'if', 'unless', 'when',
+]);
+const LOCATION_LEADS = new Set(['in', 'based', 'headquartered', 'located', 'from', 'the']);
+const HARD_BOUNDARIES = new Set(['.', ';', ':', '!', '?', '(', ')', '[', ']', '{', '}', '|', '\n']);
+
+function falseArray(length: number): boolean[] {
+  return new Array<boolean>(length).fill(false);
+}
+
+function textOf(tokens: readonly Token[]): string {
+  return tokens
+    .filter((t) => !t.boundary)
+    .map((t) => t.text)
+    .join(' ');
+}
+
+/** Exclusion segments: the trigger and what follows it up to the end of the clause. */
+function findExclusionSegments(tokens: readonly Token[], consumed: boolean[]): Token[][] {
+  const segments: Token[][] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    if (consumed[i] || tokens[i].boundary) continue;
+    let start = -1;
+    const word = tokens[i].word;
+    if (EXCLUSION_TRIGGERS.has(word)) {
+      const next = tokens[i + 1];
+      if (!next || next.boundary || ((word === 'not' || word === 'no' || word === 'never') && NEGATION_GUARDS.has(next.word))) continue;
+      start = i + 1;
+    } else {
+      const bigram = EXCLUSION_BIGRAMS.find(([a, b]) => word === a && tokens[i + 1]?.word === b);
+      if (bigram) start = i + 2;
+    }
+    if (start < 0) continue;
+    let end = start;
+    while (end < tokens.length && LOCATION_LEADS.has(tokens[end].word) && end - start < 3) end++;
+    while (end < tokens.length) {
+      const t = tokens[end];
+      if (consumed[end] || (t.boundary && HARD_BOUNDARIES.has(t.word)) || (!t.boundary && SEGMENT_STOPS.has(t.word))) break;
+      end++;
+    }
+    if (end === start) continue;
+    for (let k = i; k < end; k++) consumed[k] = true;
+    segments.push(tokens.slice(start, end));
+    i = end - 1;
+  }
+  return segments;
+}
+
+/** Runs of unconsumed tokens between separators. */
+function splitRuns(tokens: readonly Token[], consumed: readonly boolean[], separators: ReadonlySet<string>): Token[][] {
+  const runs: Token[][] = [];
+  let current: Token[] = [];
+  tokens.forEach((t, i) => {
+    if (consumed[i] || (t.boundary && t.word !== '+') || separators.has(t.word)) {
+      if (current.length > 0) runs.push(current);
+      current = [];
+    } else {
+      current.push(t);
+    }
+  });
+  if (current.length > 0) runs.push(current);
+  return runs;
+}
+
+function keywordOf(run: readonly Token[]): Keyword | null {
+  const kept = run.filter((t) => !t.boundary && !LIST_FILLERS.has(t.stem));
+  if (kept.length === 0 || kept.every((t) => /^\d+$/.test(t.word))) return null;
+  return { text: kept.map((t) => t.text).join(' '), stems: kept.map((t) => t.stem) };
+}
+
+const LIST_SEPARATORS = new Set([',', '/', 'and', 'or', '+']);
+const TITLE_SEPARATORS = new Set([',', 'or']);
+
+// ---------------------------------------------------------------------------------------------
+// Titles from text
+
+const PERSONA_CONTEXT = new Set(['at', 'in', 'with', 'from', 'who', 'that', 'which', 'whose', 'based', 'across', 'within', 'working', 'on', 'for', 'inside', 'like', 'such']);
+const CHUNK_SEPARATORS = new Set([',', '/', '+', 'or', 'and', 'plus', 'either', 'nor']);
+const SOFT_MODIFIERS = new Set(['senior', 'principal']);
+const LEADERSHIP_HINT: Tier[] = ['c_level', 'vp', 'director'];
+const EXECUTIVE_HINT: Tier[] = ['c_level', 'vp'];
+
+/**
+ * A title pattern from the words of one title. In prose, words that cannot be part of a title
+ * are dropped ("experienced", "growing"); under a "Titles:" label every word counts.
+ */
+export function titlePattern(tokens: readonly Token[], prose: boolean, display = textOf(tokens)): TitlePattern | null {
+  let canonical = canonicalTitleTokens(tokens);
+  const hints = new Set<Tier>();
+  if (prose) {
+    for (const t of canonical) {
+      if (t === 'executive') EXECUTIVE_HINT.forEach((h) => hints.add(h));
+      if (t === 'leader' || t === 'leadership' || t === 'decisionmaker' || (t === 'maker' && canonical.includes('decision'))) LEADERSHIP_HINT.forEach((h) => hints.add(h));
+    }
+    canonical = canonical.filter(isTitleWord);
+  }
+  const codes = unique(canonical.filter((t) => t.startsWith('@') && !isTierToken(t)).map((t) => t.slice(1)));
+  if (codes.length > 0) return { text: display, codes, tiers: [], functions: [], tokens: [] };
+  const tiers = unique([...canonical.map(tierOfToken).filter((t): t is Tier => t !== undefined), ...hints]);
+  const rest = canonical.filter((t) => !isTierToken(t));
+  if (tiers.some((t) => t !== 'ic')) {
+    return {
+      text: display,
+      codes: [],
+      tiers,
+      functions: unique(rest.flatMap(functionsOfToken)),
+      tokens: rest.filter((t) => functionsOfToken(t).length === 0 && !SOFT_MODIFIERS.has(t)),
+    };
+  }
+  if (rest.length > 0 && rest.every((t) => functionsOfToken(t).length > 0 && !isRoleNoun(t))) {
+    return { text: display, codes: [], tiers, functions: unique(rest.flatMap(functionsOfToken)), tokens: [] };
+  }
+  if (rest.length === 0 && tiers.length === 0) return null;
+  return { text: display, codes: [], tiers, functions: [], tokens: rest };
+}
+
+/**
+ * Titles in Persona prose: "Heads of engineering or CTOs at growing startups" is two titles; the
+ * context after "at", "in", "with"… is dropped up to the next "or"/"and"/comma. A bare function
+ * after a title borrows its tier: "VP Sales and Marketing" is VP Sales or VP Marketing.
+ */
+function prosePatterns(tokens: readonly Token[], consumed: boolean[], accept: (p: TitlePattern) => boolean = () => true): TitlePattern[] {
+  const patterns: TitlePattern[] = [];
+  let chunk: number[] = [];
+  let skipping = false;
+  let previous: TitlePattern | null = null;
+  const flush = (endOfClause: boolean) => {
+    if (chunk.length > 0) {
+      const words = chunk.map((k) => tokens[k]);
+      const pattern = titlePattern(words, true);
+      if (pattern) {
+        const bareFunction = pattern.codes.length === 0 && pattern.tiers.length === 0 && pattern.tokens.length === 0;
+        const inherited =
+          bareFunction && previous && previous.tiers.length > 0
+            ? { ...pattern, tiers: previous.tiers, text: `${previous.tiers.map((t) => TIER_LABEL[t]).join('/')} ${pattern.text}` }
+            : pattern;
+        if (accept(inherited)) {
+          patterns.push(inherited);
+          for (const k of chunk) consumed[k] = true;
+        }
+        previous = inherited;
+      }
+    }
+    chunk = [];
+    skipping = false;
+    if (endOfClause) previous = null;
+  };
+  tokens.forEach((t, i) => {
+    if (consumed[i] || (t.boundary && HARD_BOUNDARIES.has(t.word))) return flush(true);
+    if (CHUNK_SEPARATORS.has(t.word)) return flush(false);
+    if (skipping) return;
+    if (PERSONA_CONTEXT.has(t.word)) {
+      skipping = true;
+      return;
+    }
+    if (!t.boundary) chunk.push(i);
+  });
+  flush(true);
+  return patterns;
+}
+
+const isFunctionOnly = (p: TitlePattern) => p.codes.length === 0 && p.tiers.length === 0 && p.tokens.length === 0;
+
+// ---------------------------------------------------------------------------------------------
+// The builder
+
+function emptyExclusions(): Exclusions {
+  return { labels: [], concepts: [], keywords: [], nameTerms: [], types: [], countries: [], stages: [], titles: [], tiers: [], functions: [] };
+}
+
+function pushUnique<T>(list: T[], ...items: T[]): void {
+  for (const item of items) if (!list.includes(item)) list.push(item);
+}
+
+function pushKeyword(list: Keyword[], keyword: Keyword | null): void {
+  if (keyword && !list.some((k) => k.stems.join(' ') === keyword.stems.join(' '))) list.push(keyword);
+}
+
+class CriteriaBuilder {
+  private readonly concepts: string[] = [];
+  private readonly keywords: Keyword[] = [];
+  private readonly ranges: Record<Measure, { labelled: NumberRange[]; prose: NumberRange[] }> = {
+    employees: { labelled: [], prose: [] },
+    revenue: { labelled: [], prose: [] },
+  };
+  private currency: string | null = null;
+  private readonly countries: string[] = [];
+  private readonly countryLabels: string[] = [];
+  private readonly stages: string[] = [];
+  private readonly types: string[] = [];
+  private readonly patterns: TitlePattern[] = [];
+  private readonly functions: string[] = [];
+  private readonly functionKeywords: Keyword[] = [];
+  private readonly tiers: Tier[] = [];
+  private readonly excluded = emptyExclusions();
+  private readonly extraProse: string[] = [];
+
+  constructor(private readonly subject: Subject) {}
+
+  labelled(kind: LabelKind, value: string): void {
+    if (this.subject === 'icp' && PERSON_KINDS.has(kind)) return;
+    if (!this.readLabelled(kind, value)) this.extraProse.push(value);
+  }
+
+  /** Whether the value gave anything for its label. */
+  private readLabelled(kind: LabelKind, value: string): boolean {
+    if (kind === 'employees' || kind === 'revenue') return this.readRanges(value, kind, 'labelled');
+    if (kind === 'exclusion') return this.readExclusion(prepareTaxonomyText(value), false);
+    const tokens = prepareTaxonomyText(value);
+    const consumed = falseArray(tokens.length);
+    let found = false;
+    for (const segment of findExclusionSegments(tokens, consumed)) found = this.readExclusion(segment, false) || found;
+    switch (kind) {
+      case 'industry': {
+        const before = this.concepts.length + this.keywords.length;
+        pushUnique(this.concepts, ...INDUSTRY_INDEX.scan(tokens, { consumed }).map((h) => h.value));
+        for (const run of splitRuns(tokens, consumed, LIST_SEPARATORS)) pushKeyword(this.keywords, keywordOf(run));
+        return found || this.concepts.length + this.keywords.length > before;
+      }
+      case 'country':
+        return this.readPlaces(tokens, consumed, false) || found;
+      case 'funding': {
+        const hits = scanStages(tokens, consumed, false);
+        pushUnique(this.stages, ...hits.flatMap((h) => h.stages));
+        return hits.length > 0 || found;
+      }
+      case 'company_type': {
+        const hits = LIST_TYPES.scan(tokens, { consumed });
+        pushUnique(this.types, ...hits.map((h) => h.value));
+        return hits.length > 0 || found;
+      }
+      case 'title': {
+        const before = this.patterns.length;
+        for (const run of splitRuns(tokens, consumed, TITLE_SEPARATORS)) {
+          const pattern = titlePattern(run, false);
+          if (pattern) this.patterns.push(pattern);
+        }
+        return this.patterns.length > before || found;
+      }
+      case 'function': {
+        const before = this.functions.length + this.functionKeywords.length;
+        for (const run of splitRuns(tokens, consumed, LIST_SEPARATORS)) {
+          const functions = functionsOf(textOf(run));
+          if (functions.length > 0) pushUnique(this.functions, ...functions);
+          else pushKeyword(this.functionKeywords, keywordOf(run));
+        }
+        return this.functions.length + this.functionKeywords.length > before || found;
+      }
+      case 'seniority': {
+        const rest = splitRuns(tokens, consumed, new Set([',']))
+          .map((run) => run.map((t) => t.text).join(' '))
+          .join(', ');
+        const tiers = senioritiesOf(rest);
+        pushUnique(this.tiers, ...tiers);
+        return tiers.length > 0 || found;
+      }
+      default:
+        return found;
+    }
+  }
+
+  private readRanges(text: string, label: Measure | null, source: 'labelled' | 'prose'): boolean {
+    let found = false;
+    for (const hit of findRanges(text)) {
+      const measure = hit.measure ?? label;
+      if (!measure) continue;
+      const range = hit.negated ? invert(hit.range) : hit.range;
+      if (!range) continue;
+      this.ranges[measure][source].push(range);
+      if (measure === 'revenue' && hit.currency && !this.currency) this.currency = hit.currency;
+      found = true;
+    }
+    return found;
+  }
+
+  private readPlaces(tokens: readonly Token[], consumed: boolean[], strictCase: boolean, into = { countries: this.countries, labels: this.countryLabels }): boolean {
+    let found = false;
+    for (const place of scanPlaces(tokens, consumed, strictCase)) {
+      pushUnique(into.countries, ...place.countries);
+      pushUnique(into.labels, place.label);
+      found = true;
+    }
+    if (!strictCase) {
+      // Codes ("DE", "GBR") only as whole list items: inside a sentence they are ordinary words.
+      tokens.forEach((t, i) => {
+        if (consumed[i] || t.boundary || t.word.length < 2 || t.word.length > 3 || ['and', 'the', 'for', 'not', 'any', 'all'].includes(t.word)) return;
+        const alone = (k: number) => k < 0 || k >= tokens.length || tokens[k].boundary || ['and', 'or'].includes(tokens[k].word);
+        if (!alone(i - 1) || !alone(i + 1)) return;
+        const place = resolvePlace(t.text);
+        if (!place) return;
+        consumed[i] = true;
+        pushUnique(into.countries, ...place.countries);
+        pushUnique(into.labels, place.label);
+        found = true;
+      });
+    }
+    return found;
+  }
+
+  /**
+   * One exclusion segment or an "Exclude:" value. Returns whether it excluded anything. In a
+   * Persona, titles are read before company words so "security engineers" stays a title, and
+   * bare functions after them so "marketing agencies" stays a kind of company.
+   */
+  private readExclusion(tokens: readonly Token[], prose: boolean): boolean {
+    const x = this.excluded;
+    const before = JSON.stringify(x);
+    const consumed = falseArray(tokens.length);
+    const label = (start: number, end: number) => pushUnique(x.labels, textOf(tokens.slice(start, end)));
+    if (this.subject === 'persona') {
+      for (const pattern of prosePatterns(tokens, consumed, (p) => !isFunctionOnly(p))) {
+        x.titles.push(pattern);
+        pushUnique(x.labels, pattern.text);
+      }
+    }
+    if (this.subject === 'icp' || !prose) {
+      for (const hit of (prose ? PROSE_TYPES : LIST_TYPES).scan(tokens, { consumed })) {
+        pushUnique(x.types, hit.value);
+        label(hit.start, hit.end);
+      }
+      for (const hit of scanStages(tokens, consumed, prose)) {
+        pushUnique(x.stages, ...hit.stages);
+        label(hit.start, hit.end);
+      }
+      const places = { countries: [] as string[], labels: [] as string[] };
+      this.readPlaces(tokens, consumed, prose, places);
+      pushUnique(x.countries, ...places.countries);
+      pushUnique(x.labels, ...places.labels.map((l) => `in ${l}`));
+      for (const hit of INDUSTRY_INDEX.scan(tokens, { consumed })) {
+        pushUnique(x.concepts, hit.value);
+        pushKeyword(x.nameTerms, keywordOf(tokens.slice(hit.start, hit.end)));
+        label(hit.start, hit.end);
+      }
+    }
+    if (this.subject === 'persona') {
+      for (const pattern of prosePatterns(tokens, consumed, isFunctionOnly)) {
+        pushUnique(x.functions, ...pattern.functions);
+        pushUnique(x.labels, pattern.text);
+      }
+    }
+    if (!prose) {
+      for (const run of splitRuns(tokens, consumed, LIST_SEPARATORS)) {
+        const keyword = keywordOf(run);
+        if (!keyword) continue;
+        pushKeyword(x.keywords, keyword);
+        pushUnique(x.labels, keyword.text);
+      }
+    }
+    return JSON.stringify(x) !== before;
+  }
+
+  prose(parts: readonly string[]): void {
+    const text = [...parts, ...this.extraProse].join('\n');
+    if (!text.trim()) return;
+    if (this.subject === 'persona') return this.personaProse(text);
+    // Ranges come out first so their words ("over", "no more than") are not read again.
+    let blanked = text;
+    for (const hit of findRanges(text)) {
+      if (!hit.measure) continue;
+      const range = hit.negated ? invert(hit.range) : hit.range;
+      if (range) {
+        this.ranges[hit.measure].prose.push(range);
+        if (hit.measure === 'revenue' && hit.currency && !this.currency) this.currency = hit.currency;
+      }
+      blanked = blanked.slice(0, hit.start) + ' '.repeat(hit.end - hit.start) + blanked.slice(hit.end);
+    }
+    const tokens = prepareTaxonomyText(blanked);
+    const consumed = falseArray(tokens.length);
+    for (const segment of findExclusionSegments(tokens, consumed)) this.readExclusion(segment, true);
+    pushUnique(this.types, ...PROSE_TYPES.scan(tokens, { consumed }).map((h) => h.value));
+    pushUnique(this.stages, ...scanStages(tokens, consumed, true).flatMap((h) => h.stages));
+    this.readPlaces(tokens, consumed, true);
+    pushUnique(this.concepts, ...INDUSTRY_INDEX.scan(tokens, { consumed }).map((h) => h.value));
+  }
+
+  private personaProse(text: string): void {
+    // Lower-case "it" is the pronoun; the department is written "IT".
+    const tokens = prepareTaxonomyText(text);
+    const consumed = tokens.map((t) => t.word === 'it' && !t.upper);
+    for (const segment of findExclusionSegments(tokens, consumed)) this.readExclusion(segment, true);
+    this.patterns.push(...prosePatterns(tokens, consumed));
+  }
+
+  build(): Criterion[] {
+    const out: Criterion[] = [];
+    if (this.concepts.length > 0 || this.keywords.length > 0) out.push({ kind: 'industry', concepts: this.concepts, keywords: this.keywords });
+    const employees = this.ranges.employees.labelled.length > 0 ? this.ranges.employees.labelled : this.ranges.employees.prose;
+    if (employees.length > 0) out.push({ kind: 'employees', ranges: employees });
+    const revenue = this.ranges.revenue.labelled.length > 0 ? this.ranges.revenue.labelled : this.ranges.revenue.prose;
+    if (revenue.length > 0) out.push({ kind: 'revenue', ranges: revenue, currency: this.currency ?? '$' });
+    if (this.countries.length > 0) {
+      out.push({ kind: 'country', countries: this.countries, labels: this.countryLabels, of: this.subject === 'icp' ? 'company' : 'contact' });
+    }
+    if (this.stages.length > 0) out.push({ kind: 'funding', stages: this.stages });
+    if (this.types.length > 0) out.push({ kind: 'company_type', types: this.types });
+    if (this.patterns.length > 0) out.push({ kind: 'title', patterns: dedupePatterns(this.patterns) });
+    if (this.functions.length > 0 || this.functionKeywords.length > 0) out.push({ kind: 'function', functions: this.functions, keywords: this.functionKeywords });
+    if (this.tiers.length > 0) out.push({ kind: 'seniority', tiers: this.tiers });
+    const x = this.excluded;
+    if (x.concepts.length + x.keywords.length + x.types.length + x.countries.length + x.stages.length + x.titles.length + x.tiers.length + x.functions.length > 0) {
+      out.push({ kind: 'exclusion', ...x });
+    }
+    return out;
+  }
+}
+
+function dedupePatterns(patterns: readonly TitlePattern[]): TitlePattern[] {
+  const seen = new Set<string>();
+  return patterns.filter((p) => {
+    const key = JSON.stringify([p.codes, p.tiers, p.functions, p.tokens]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The criteria a description states. Never throws; a description with no readable criterion gives `[]`. */
+export function parseCriteria(description: string, subject: Subject): Criterion[] {
+  if (typeof description !== 'string' || description.trim() === '') return [];
+  const { labelled, prose } = splitLabelled(prepare(description));
+  const builder = new CriteriaBuilder(subject);
+  for (const part of labelled) builder.labelled(part.kind, part.value);
+  builder.prose(prose);
+  return builder.build();
+}

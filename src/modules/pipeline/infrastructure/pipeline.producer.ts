@@ -1,0 +1,34 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { PIPELINE_JOB_OPTIONS, PipelineJob, pipelineJobId, PipelineQueue } from './queues';
+
+/** Puts activities on a pipeline queue, with deterministic job ids. */
+@Injectable()
+export class PipelineProducer {
+  private readonly queues: Record<PipelineQueue, Queue>;
+
+  constructor(
+    @InjectQueue('resolve') resolve: Queue,
+    @InjectQueue('enrich') enrich: Queue,
+    @InjectQueue('evaluate') evaluate: Queue,
+    @InjectQueue('match') match: Queue,
+  ) {
+    this.queues = { resolve, enrich, evaluate, match };
+  }
+
+  queue(name: PipelineQueue): Queue {
+    return this.queues[name];
+  }
+
+  async enqueue(queue: PipelineQueue, job: PipelineJob, attempt?: string): Promise<void> {
+    await this.queues[queue].add(queue, job, { ...PIPELINE_JOB_OPTIONS, jobId: pipelineJobId(job.activityId, attempt) });
+  }
+
+  async enqueueMany(queue: PipelineQueue, jobs: readonly PipelineJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.queues[queue].addBulk(
+      jobs.map((job) => ({ name: queue, data: job, opts: { ...PIPELINE_JOB_OPTIONS, jobId: pipelineJobId(job.activityId) } })),
+    );
+  }
+}

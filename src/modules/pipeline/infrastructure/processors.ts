@@ -1,0 +1,43 @@
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Inject, Type } from '@nestjs/common';
+import { Job, UnrecoverableError } from 'bullmq';
+import { EnrichStep } from '../application/enrich.step';
+import { EvaluateStep } from '../application/evaluate.step';
+import { MatchStep } from '../application/match.step';
+import { PipelineStep } from '../application/pipeline-step';
+import { ResolveStep } from '../application/resolve.step';
+import { PipelineProducer } from './pipeline.producer';
+import { isPipelineJob, PIPELINE_WORKER_OPTIONS, PipelineQueue } from './queues';
+
+/**
+ * A thin processor: check the payload, run the step, queue the next one. A throw makes BullMQ
+ * retry with backoff; a malformed payload is unrecoverable and kept as failed for inspection.
+ */
+interface StepProcessor extends WorkerHost {
+  process(job: Job): Promise<void>;
+}
+
+function PipelineProcessor(queue: PipelineQueue, step: Type<PipelineStep>): Type<StepProcessor> {
+  @Processor(queue, PIPELINE_WORKER_OPTIONS)
+  class PipelineStepProcessor extends WorkerHost implements StepProcessor {
+    constructor(
+      @Inject(step) private readonly pipelineStep: PipelineStep,
+      private readonly producer: PipelineProducer,
+    ) {
+      super();
+    }
+
+    async process(job: Job): Promise<void> {
+      if (!isPipelineJob(job.data)) throw new UnrecoverableError('Malformed pipeline job payload');
+      const next = await this.pipelineStep.run(job.data);
+      if (next) await this.producer.enqueue(next, job.data);
+    }
+  }
+  Object.defineProperty(PipelineStepProcessor, 'name', { value: `${queue[0].toUpperCase()}${queue.slice(1)}Processor` });
+  return PipelineStepProcessor;
+}
+
+export class ResolveProcessor extends PipelineProcessor('resolve', ResolveStep) {}
+export class EnrichProcessor extends PipelineProcessor('enrich', EnrichStep) {}
+export class EvaluateProcessor extends PipelineProcessor('evaluate', EvaluateStep) {}
+export class MatchProcessor extends PipelineProcessor('match', MatchStep) {}

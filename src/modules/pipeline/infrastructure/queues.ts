@@ -1,0 +1,47 @@
+import type { JobsOptions, WorkerOptions } from 'bullmq';
+import { formatId, ID_PREFIXES } from '../../../shared/domain/ids';
+
+/** The four pipeline queues, in order (DESIGN §3). */
+export const PIPELINE_QUEUES = ['resolve', 'enrich', 'evaluate', 'match'] as const;
+export type PipelineQueue = (typeof PIPELINE_QUEUES)[number];
+export type PipelineStage = PipelineQueue | 'done';
+
+/** A job carries ids only; everything else is read from the database by the step. */
+export interface PipelineJob {
+  workspaceId: string;
+  activityId: string;
+}
+
+export function isPipelineJob(data: unknown): data is PipelineJob {
+  const job = data as PipelineJob;
+  return (
+    typeof job === 'object' && job !== null &&
+    typeof job.workspaceId === 'string' && /^[0-9]{1,19}$/.test(job.workspaceId) &&
+    typeof job.activityId === 'string' && /^[0-9]{1,19}$/.test(job.activityId)
+  );
+}
+
+/**
+ * Deterministic job id: the public activity id (`act_…`), which neither contains `:` nor looks
+ * like an integer (BullMQ rejects both). A job added twice with the same id is stored once.
+ */
+export function pipelineJobId(activityId: string, attempt?: string): string {
+  const id = formatId(ID_PREFIXES.activity, activityId);
+  return attempt ? `${id}-${attempt}` : id;
+}
+
+export const PIPELINE_JOB_OPTIONS: JobsOptions = {
+  attempts: 8,
+  backoff: { type: 'exponential', delay: 500 },
+  removeOnComplete: { age: 3600, count: 10_000 },
+  // Failed jobs stay a week for inspection.
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
+/** Every worker of a queue must use the same lock settings. */
+export const PIPELINE_WORKER_OPTIONS: Partial<WorkerOptions> = {
+  concurrency: 16,
+  lockDuration: 30_000,
+  stalledInterval: 30_000,
+  maxStalledCount: 5,
+};

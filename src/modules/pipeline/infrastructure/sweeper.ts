@@ -1,0 +1,57 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { ActivitiesRepository } from '../../activities/activities.repository';
+import { PipelineProducer } from './pipeline.producer';
+
+const INTERVAL_MS = 30_000;
+const STALE_AFTER_MS = 120_000;
+const BATCH = 500;
+
+/**
+ * Safety net for "nothing acknowledged is ever lost": an activity that has not moved for a while
+ * (its job never reached Redis, or Redis lost it) is queued again at its current stage. Steps are
+ * idempotent, so a job that was merely slow costs one no-op run.
+ */
+@Injectable()
+export class PipelineSweeper implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(PipelineSweeper.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<number>;
+
+  constructor(
+    private readonly activities: ActivitiesRepository,
+    private readonly producer: PipelineProducer,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.sweep()
+        .catch((error: Error) => {
+          this.logger.warn(`Sweep failed: ${error.message}`);
+          return 0;
+        })
+        .finally(() => (this.running = undefined));
+    }, INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Re-queues stale unfinished activities; returns how many. */
+  async sweep(staleAfterMs = STALE_AFTER_MS): Promise<number> {
+    const stale = await this.activities.unfinishedAcrossWorkspaces(staleAfterMs, BATCH);
+    for (const activity of stale) {
+      if (activity.stage === 'done') continue;
+      // A distinct job id per sweep: the original id may still name a finished, kept job.
+      await this.producer.enqueue(
+        activity.stage,
+        { workspaceId: activity.workspace_id, activityId: activity.id },
+        `s${new Date(activity.updated_at).getTime()}`,
+      );
+    }
+    if (stale.length > 0) this.logger.log(`Re-queued ${stale.length} stale activities`);
+    return stale.length;
+  }
+}

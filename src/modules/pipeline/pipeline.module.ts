@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { ActivitiesModule } from '../activities/activities.module';
+import { DirectoryModule } from '../directory/directory.module';
+import { EnrichStep } from './application/enrich.step';
+import { EvaluateStep } from './application/evaluate.step';
+import { MatchStep } from './application/match.step';
+import { ResolveStep } from './application/resolve.step';
+import { DefaultEvaluator } from './domain/default-evaluator';
+import { EVALUATOR } from './domain/evaluator';
+import { BuyerWriter } from './infrastructure/buyer-writer';
+import { KbLookupRepository } from './infrastructure/kb-lookup.repository';
+import { PipelineQueueModule } from './infrastructure/pipeline-queue.module';
+import { EnrichProcessor, EvaluateProcessor, MatchProcessor, ResolveProcessor } from './infrastructure/processors';
+import { PipelineSweeper } from './infrastructure/sweeper';
+
+/**
+ * The pipeline workers: the four steps, their processors and the sweeper. Only worker processes
+ * (and the API when RUN_WORKERS is on) import it; producing jobs needs PipelineQueueModule only.
+ */
+@Module({
+  imports: [PipelineQueueModule, DirectoryModule, ActivitiesModule],
+  providers: [
+    ResolveStep,
+    EnrichStep,
+    EvaluateStep,
+    MatchStep,
+    KbLookupRepository,
+    BuyerWriter,
+    { provide: EVALUATOR, useClass: DefaultEvaluator },
+    ResolveProcessor,
+    EnrichProcessor,
+    EvaluateProcessor,
+    MatchProcessor,
+    PipelineSweeper,
+  ],
+  exports: [PipelineSweeper],
+})
+export class PipelineModule {}

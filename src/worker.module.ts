@@ -1,0 +1,12 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig } from './config/config';
+import { CoreModule } from './core.module';
+import { PipelineModule } from './modules/pipeline/pipeline.module';
+
+/** The worker process: the pipeline's processors and nothing that serves HTTP. */
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: WorkerModule, imports: [CoreModule.forRoot(config), PipelineModule] };
+  }
+}

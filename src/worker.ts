@@ -1,0 +1,27 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { nestLogLevels } from './app.factory';
+import { ConfigError, loadConfig } from './config/config';
+import { prepareDatabase } from './database/bootstrap';
+import { WorkerModule } from './worker.module';
+
+/**
+ * Pipeline workers on their own (`npm run start:worker`). On SIGTERM/SIGINT the workers stop
+ * taking jobs, finish the ones in hand (or leave them to be picked up again), and close their
+ * connections.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = new Logger('Worker');
+  await prepareDatabase(config.databaseUrl);
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: nestLogLevels(config) });
+  app.enableShutdownHooks();
+  await app.init();
+  logger.log('Pipeline workers running (resolve, enrich, evaluate, match)');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : `Worker start-up failed: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+});

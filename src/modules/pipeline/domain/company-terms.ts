@@ -187,7 +187,7 @@ type('public', ['publicly traded', 'publicly listed', 'publicly held', 'publicly
 type('private', ['private', 'private limited company'], false);
 type('private', ['privately held', 'privately owned', 'private held', ...ORG_NOUNS.map((n) => `private ${n}`)]);
 type('nonprofit', [
-  'nonprofit', 'nonprofits', 'not for profit', 'npo', 'ngo', 'charity', 'charities', 'charitable', 'charitable organization',
+  'nonprofit', 'nonprofits', 'non profit', 'not for profit', 'npo', 'ngo', 'charity', 'charities', 'charitable', 'charitable organization',
   'charitable organisation', 'nonprofit organization', 'nonprofit organisation', 'nongovernmental organization', 'nongovernmental organisation',
 ]);
 type('government', [

@@ -229,7 +229,7 @@ export const INDUSTRIES: readonly IndustryConcept[] = [
     id: 'nonprofit',
     label: 'Nonprofit',
     terms: [
-      'nonprofit', 'nonprofits', 'nonprofit organization management', 'non profit organizations', 'nonprofit organizations', 'ngo', 'ngos',
+      'nonprofit', 'nonprofits', 'nonprofit organization management', 'non profit', 'non profit organization management', 'not for profit', 'non profit organizations', 'nonprofit organizations', 'ngo', 'ngos',
       'charity', 'charities', 'charitable organization', 'philanthropy', 'philanthropic fundraising', 'civic and social organization', 'fundraising',
       'religious institutions', 'nongovernmental organization',
     ],

@@ -38,10 +38,20 @@ export const PIPELINE_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 
-/** Every worker of a queue must use the same lock settings. */
+/**
+ * How long a worker holds a job before another may take it over (a crashed worker's jobs come
+ * back after this). Every worker of a queue must use the same value, so it is read from the
+ * environment once, at start-up, by every process: PIPELINE_LOCK_MS (default 30 s).
+ */
+function lockMs(): number {
+  const raw = process.env.PIPELINE_LOCK_MS;
+  const value = raw && /^[0-9]+$/.test(raw) ? Number(raw) : 30_000;
+  return Math.min(Math.max(value, 1_000), 600_000);
+}
+
 export const PIPELINE_WORKER_OPTIONS: Partial<WorkerOptions> = {
   concurrency: 16,
-  lockDuration: 30_000,
-  stalledInterval: 30_000,
+  lockDuration: lockMs(),
+  stalledInterval: lockMs(),
   maxStalledCount: 5,
 };

@@ -275,6 +275,8 @@ const TITLE_SEPARATORS = new Set([',', 'or']);
 const PERSONA_CONTEXT = new Set(['at', 'in', 'with', 'from', 'who', 'that', 'which', 'whose', 'based', 'across', 'within', 'working', 'on', 'for', 'inside', 'like', 'such']);
 const CHUNK_SEPARATORS = new Set([',', '/', '+', 'or', 'and', 'plus', 'either', 'nor']);
 const SOFT_MODIFIERS = new Set(['senior', 'principal']);
+const PROSE_FILLERS = new Set(['people', 'talent']);
+const HINT_WORDS = new Set(['executive', 'leader', 'leadership', 'maker', 'decisionmaker']);
 const LEADERSHIP_HINT: Tier[] = ['c_level', 'vp', 'director'];
 const EXECUTIVE_HINT: Tier[] = ['c_level', 'vp'];
 
@@ -291,6 +293,9 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
       if (t === 'leader' || t === 'leadership' || t === 'decisionmaker' || (t === 'maker' && canonical.includes('decision'))) LEADERSHIP_HINT.forEach((h) => hints.add(h));
     }
     canonical = canonical.filter(isTitleWord);
+    // "Finance people" means people in finance; "Head of People" is HR.
+    const last = canonical[canonical.length - 1];
+    if (last && PROSE_FILLERS.has(last) && canonical.slice(0, -1).some((t) => functionsOfToken(t).length > 0)) canonical = canonical.slice(0, -1);
   }
   const codes = unique(canonical.filter((t) => t.startsWith('@') && !isTierToken(t)).map((t) => t.slice(1)));
   if (codes.length > 0) return { text: display, codes, tiers: [], functions: [], tokens: [] };
@@ -325,7 +330,7 @@ function prosePatterns(tokens: readonly Token[], consumed: boolean[], accept: (p
   const flush = (endOfClause: boolean) => {
     if (chunk.length > 0) {
       const words = chunk.map((k) => tokens[k]);
-      const pattern = titlePattern(words, true);
+      const pattern = titlePattern(words, true, textOf(trimToTitle(words)));
       if (pattern) {
         const bareFunction = pattern.codes.length === 0 && pattern.tiers.length === 0 && pattern.tokens.length === 0;
         const inherited =
@@ -355,6 +360,14 @@ function prosePatterns(tokens: readonly Token[], consumed: boolean[], accept: (p
   });
   flush(true);
   return patterns;
+}
+
+/** Drops trailing words that are no part of a title ("CEOs of SaaS startups" shows as "CEOs"). */
+function trimToTitle(words: readonly Token[]): readonly Token[] {
+  let end = words.length;
+  const meaningful = (t: Token) => HINT_WORDS.has(t.stem) || canonicalTitleTokens([t]).some(isTitleWord);
+  while (end > 0 && !meaningful(words[end - 1])) end--;
+  return end === 0 ? words : words.slice(0, end);
 }
 
 const isFunctionOnly = (p: TitlePattern) => p.codes.length === 0 && p.tiers.length === 0 && p.tokens.length === 0;
@@ -602,14 +615,16 @@ class CriteriaBuilder {
   }
 }
 
+/** Titles that match the same way are one alternative, shown under all their names ("Founder/Owner"). */
 function dedupePatterns(patterns: readonly TitlePattern[]): TitlePattern[] {
-  const seen = new Set<string>();
-  return patterns.filter((p) => {
+  const byKey = new Map<string, TitlePattern>();
+  for (const p of patterns) {
     const key = JSON.stringify([p.codes, p.tiers, p.functions, p.tokens]);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+    const seen = byKey.get(key);
+    if (!seen) byKey.set(key, { ...p });
+    else if (!seen.text.split('/').includes(p.text)) seen.text = `${seen.text}/${p.text}`;
+  }
+  return [...byKey.values()];
 }
 
 /** The criteria a description states. Never throws; a description with no readable criterion gives `[]`. */

@@ -22,6 +22,8 @@ describe('findRanges', () => {
     ['1k-5k', range(1000, 5000)],
     ['1.5k', range(1500, null)],
     ['1.000', range(1000, null)],
+    ['10 000', range(10000, null)],
+    ['between 10 000 and 50 000', range(10000, 50000)],
     ['$10M-$500M', range(10e6, 500e6)],
     ['over $1B', range(1e9, null, true)],
     ['€5m to €50m', range(5e6, 50e6)],

@@ -30,7 +30,7 @@ export interface FoundRange {
 
 const CURRENCY = String.raw`(?:us\$|usd|eur|gbp|chf|cad|aud|[$€£¥])`;
 const AMOUNT = new RegExp(
-  String.raw`(?<![\p{L}\p{N}.,])(${CURRENCY}\s?)?(\d+(?:[.,]\d+)*)(?:\s?(thousand|million|billion|trillion|mil|mln|mn|mm|bn)(?!\p{L})|(bn|mm|mn|k|m|b|t)(?!\p{L}))?(\s?(?:usd|eur|gbp|chf|[$€£]))?(?![\p{L}\p{N}])`,
+  String.raw`(?<![\p{L}\p{N}.,])(${CURRENCY}\s?)?(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,])|\d+(?:[.,]\d+)*)(?:\s?(thousand|million|billion|trillion|mil|mln|mn|mm|bn)(?!\p{L})|(bn|mm|mn|k|m|b|t)(?!\p{L}))?(\s?(?:usd|eur|gbp|chf|[$€£]))?(?![\p{L}\p{N}])`,
   'giu',
 );
 
@@ -66,8 +66,9 @@ function currencySign(raw: string | undefined): string | null {
   return SIGN[key] ?? '$';
 }
 
-/** "1,000" and "1.000" are a thousand; "1.5" and "2,5" are decimals. */
-function parseNumber(raw: string, hasUnit: boolean): number {
+/** "1,000", "1.000" and "1 000" are a thousand; "1.5" and "2,5" are decimals. */
+function parseNumber(written: string, hasUnit: boolean): number {
+  const raw = written.replace(/[ \u00a0\u202f]/g, '');
   if (/^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(raw)) return Number(raw.replace(/,/g, ''));
   if (/^\d{1,3}(?:\.\d{3})+$/.test(raw) && (!hasUnit || (raw.match(/\./g)?.length ?? 0) > 1)) return Number(raw.replace(/\./g, ''));
   if (/^\d+,\d{1,2}$/.test(raw)) return Number(raw.replace(',', '.'));

@@ -1,0 +1,334 @@
+import { CompanyInfo, companyInfoTemplate, conform, ContactInfo, contactInfoTemplate } from '../../buyers/buyer-shape';
+import { parseCriteria } from './criteria';
+import { DefaultEvaluator } from './default-evaluator';
+import { EvaluationResult, KbProfile } from './evaluator';
+
+const company = (input: Record<string, unknown> = {}): CompanyInfo => conform(companyInfoTemplate(), input);
+const contact = (title: string, role: Record<string, string> = {}, rest: Record<string, unknown> = {}): ContactInfo =>
+  conform(contactInfoTemplate(), { role: { title, ...role }, ...rest });
+
+const EU_FINTECH: KbProfile = {
+  id: '11',
+  name: 'EU Fintech',
+  description:
+    'Fintech and insurance companies. Industries: Financial Services, Insurance. Employees: 50-1000. Revenue: $10M-$500M. Countries: Germany, France, Netherlands. Funding: Series A, Series B.',
+};
+const UK_SOFTWARE: KbProfile = { id: '12', name: 'UK Software', description: 'B2B software companies with 100 to 2,000 employees in the UK or Ireland' };
+const FINANCE_PERSONA: KbProfile = {
+  id: '21',
+  name: 'Finance buyer',
+  description: 'Titles: CFO, VP Finance, Finance Director. Function: Finance. Seniority: C-level, VP, Director.',
+};
+const ENGINEERING_PERSONA: KbProfile = { id: '22', name: 'Engineering leader', description: 'Heads of engineering or CTOs at growing startups' };
+const CRO_PERSONA: KbProfile = { id: '23', name: 'Revenue leader', description: 'Titles: CRO' };
+const CTO_PERSONA: KbProfile = { id: '24', name: 'CTO', description: 'Titles: CTO' };
+
+const GERMAN_FINTECH = {
+  name: 'Zahl GmbH',
+  industries: ['Financial Services'],
+  employee_count: 200,
+  annual_revenue: 50e6,
+  location: { country: 'Germany' },
+  latest_funding_stage: 'Series A',
+};
+
+function expectMatch(result: EvaluationResult, profile: KbProfile): void {
+  expect(result).toMatchObject({ matched: true, id: profile.id, name: profile.name });
+  expect(result.reasoning).toContain(`"${profile.name}"`);
+}
+
+function expectNoMatch(result: EvaluationResult): void {
+  expect(result).toMatchObject({ matched: false, id: null, name: '' });
+  expect(result.reasoning).toMatch(/^No (ICP|Persona) matched/);
+}
+
+describe('DefaultEvaluator.evaluateCompany: the DESIGN ICPs', () => {
+  const evaluator = new DefaultEvaluator();
+  const icps = [EU_FINTECH, UK_SOFTWARE];
+
+  it.each<[string, Record<string, unknown>, KbProfile | null]>([
+    ['a German Series A fintech with 200 employees and $50M revenue', GERMAN_FINTECH, EU_FINTECH],
+    ['a Dutch Series B insurer (provider spellings)', { industries: ['Insurance'], employee_count: 900, annual_revenue: 400e6, location: { country: 'NL' }, latest_funding_stage: 'series_b' }, EU_FINTECH],
+    ['a French bank of exactly 1,000 employees', { industries: ['Banking'], employee_count: 1000, location: { country: 'France' } }, EU_FINTECH],
+    ['a UK software company of 500 employees', { industries: ['Computer Software'], employee_count: 500, location: { country: 'United Kingdom' } }, UK_SOFTWARE],
+    ['an Irish SaaS company of 100 employees', { industries: ['SaaS'], employee_count: 100, location: { country: 'IE' } }, UK_SOFTWARE],
+    ['a British IT services firm written as Great Britain', { industries: ['Information Technology and Services'], employee_count: 1500, location: { country: 'Great Britain' } }, UK_SOFTWARE],
+    ['a US retail company', { industries: ['Retail'], employee_count: 200, annual_revenue: 50e6, location: { country: 'United States' }, latest_funding_stage: 'Series A' }, null],
+    ['a UK software company of 5,000 employees', { industries: ['Computer Software'], employee_count: 5000, location: { country: 'UK' } }, null],
+    ['a German fintech at Series C', { ...GERMAN_FINTECH, latest_funding_stage: 'Series C' }, null],
+    ['a German fintech of 20 employees', { ...GERMAN_FINTECH, employee_count: 20 }, null],
+    ['a company with no data at all', {}, null],
+  ])('%s', (_case, input, expected) => {
+    const result = evaluator.evaluateCompany(company(input), icps);
+    if (expected) expectMatch(result, expected);
+    else expectNoMatch(result);
+  });
+
+  it('names every matched criterion with the company’s value', () => {
+    const { reasoning } = evaluator.evaluateCompany(company(GERMAN_FINTECH), icps);
+    expect(reasoning).toBe(
+      'Matched ICP "EU Fintech" on industry Financial Services, employees 200, revenue $50M, country Germany and funding stage Series A.',
+    );
+  });
+
+  it('names the failed criteria, value against expectation, for the closest profile', () => {
+    const { reasoning } = evaluator.evaluateCompany(
+      company({ industries: ['Retail'], employee_count: 200, annual_revenue: 50e6, location: { country: 'United States' }, latest_funding_stage: 'Series A' }),
+      icps,
+    );
+    expect(reasoning).toContain('Closest: "EU Fintech"');
+    expect(reasoning).toContain('industry Retail (expected Fintech or Insurance)');
+    expect(reasoning).toContain('country United States (expected Germany, France or Netherlands)');
+    expect(reasoning).toContain('employees 200');
+  });
+
+  it('says what failed on employees', () => {
+    const { reasoning } = evaluator.evaluateCompany(company({ industries: ['Computer Software'], employee_count: 5000, location: { country: 'UK' } }), icps);
+    expect(reasoning).toContain('employees 5,000 (expected 100–2,000)');
+  });
+
+  it('does not match a company with no data, and says there was too little', () => {
+    const { reasoning } = evaluator.evaluateCompany(company(), icps);
+    expect(reasoning).toMatch(/too little data about the company/);
+    expect(reasoning).toContain('industry');
+  });
+
+  it('does not let unknown revenue block a match when the rest passes, and says it was unknown', () => {
+    const result = evaluator.evaluateCompany(company({ ...GERMAN_FINTECH, annual_revenue: 0 }), icps);
+    expectMatch(result, EU_FINTECH);
+    expect(result.reasoning).toContain('no data for revenue');
+  });
+
+  it('matches on a single known criterion when the rest is unknown', () => {
+    expectMatch(evaluator.evaluateCompany(company({ industries: ['Insurance'] }), [EU_FINTECH]), EU_FINTECH);
+  });
+
+  it('treats an unknown funding stage as missing data, not a failure', () => {
+    expectMatch(evaluator.evaluateCompany(company({ ...GERMAN_FINTECH, latest_funding_stage: 'Venture (Round not Specified)' }), icps), EU_FINTECH);
+    expectNoMatch(evaluator.evaluateCompany(company({ ...GERMAN_FINTECH, latest_funding_stage: 'Corporate round' }), icps));
+  });
+});
+
+describe('DefaultEvaluator.evaluateCompany: taxonomy and exclusions', () => {
+  const evaluator = new DefaultEvaluator();
+  const security: KbProfile = { id: '1', name: 'Security', description: 'Industries: Cybersecurity' };
+  const software: KbProfile = { id: '2', name: 'Software', description: 'Software companies' };
+  const noAgencies: KbProfile = { id: '3', name: 'German SMB', description: 'Companies in Germany with 10-500 employees, not agencies' };
+  const noConsultancies: KbProfile = { id: '4', name: 'Tech', description: 'Software companies excluding consultancies' };
+  const noGovernment: KbProfile = { id: '5', name: 'Healthcare', description: 'Healthcare organisations, no government, except nonprofits' };
+
+  it.each<[string, KbProfile, Record<string, unknown>, boolean]>([
+    ['cybersecurity ≈ "Computer and Network Security"', security, { industries: ['Computer and Network Security'] }, true],
+    ['cybersecurity ≈ "Computer & Network Security"', security, { industries: ['Computer & Network Security'] }, true],
+    ['cybersecurity ≠ "Security and Investigations"', security, { industries: ['Security and Investigations'] }, false],
+    ['software includes a security vendor', software, { industries: ['Computer and Network Security'] }, true],
+    ['"not agencies" fails a marketing agency', noAgencies, { name: 'Blue Fox Agency', industries: ['Marketing and Advertising'], employee_count: 40, location: { country: 'Germany' } }, false],
+    ['"not agencies" fails "Marketing and Advertising"', noAgencies, { name: 'Blue Fox', industries: ['Marketing and Advertising'], employee_count: 40, location: { country: 'Germany' } }, false],
+    ['"not agencies" fails a company named "… Agency"', noAgencies, { name: 'Blue Fox Agency', employee_count: 40, location: { country: 'Germany' } }, false],
+    ['"not agencies" passes a bank', noAgencies, { name: 'Acme Bank', industries: ['Banking'], employee_count: 40, location: { country: 'Germany' } }, true],
+    ['"excluding consultancies" fails management consulting', noConsultancies, { industries: ['Management Consulting', 'Computer Software'] }, false],
+    ['"excluding consultancies" passes a software vendor', noConsultancies, { industries: ['Computer Software'] }, true],
+    ['"no government" fails a government agency', noGovernment, { industries: ['Hospital & Health Care'], company_type: 'Government Agency' }, false],
+    ['"except nonprofits" fails a nonprofit by type', noGovernment, { industries: ['Hospital & Health Care'], company_type: 'Nonprofit' }, false],
+    ['"except nonprofits" fails a nonprofit by industry', noGovernment, { industries: ['Hospital & Health Care', 'Non-profit Organization Management'] }, false],
+    ['exclusions pass a private hospital group', noGovernment, { industries: ['Hospital & Health Care'], company_type: 'Privately Held' }, true],
+  ])('%s', (_case, icp, input, matched) => {
+    const result = evaluator.evaluateCompany(company(input), [icp]);
+    if (matched) expectMatch(result, icp);
+    else expectNoMatch(result);
+  });
+
+  it('names the exclusion and the evidence when it fails', () => {
+    const { reasoning } = evaluator.evaluateCompany(
+      company({ name: 'Blue Fox Agency', industries: ['Marketing and Advertising'], employee_count: 40, location: { country: 'Germany' } }),
+      [noAgencies],
+    );
+    expect(reasoning).toContain('exclusion not agencies (industry Marketing and Advertising and name "Blue Fox Agency")');
+    expect(reasoning).toContain('country Germany');
+  });
+
+  it('says which exclusions it checked when they pass', () => {
+    const { reasoning } = evaluator.evaluateCompany(company({ name: 'Acme Bank', industries: ['Banking'], employee_count: 40, location: { country: 'Germany' } }), [noAgencies]);
+    expect(reasoning).toContain('no exclusion applying (not agencies)');
+  });
+
+  it('does not pass an exclusion on a name alone', () => {
+    const result = evaluator.evaluateCompany(company({ name: 'Acme' }), [{ id: '9', name: 'Anything but agencies', description: 'Exclude: agencies' }]);
+    expectNoMatch(result);
+    expect(result.reasoning).toMatch(/too little data/);
+  });
+
+  it('reads a company type from industries or an IPO when company_type is empty', () => {
+    const nonprofits: KbProfile = { id: '6', name: 'Nonprofits', description: 'Company type: nonprofit' };
+    const listed: KbProfile = { id: '7', name: 'Listed', description: 'Company type: public' };
+    expectMatch(evaluator.evaluateCompany(company({ industries: ['Non-profit Organization Management'] }), [nonprofits]), nonprofits);
+    expectMatch(evaluator.evaluateCompany(company({ latest_funding_stage: 'Post-IPO Equity' }), [listed]), listed);
+    expectNoMatch(evaluator.evaluateCompany(company({ company_type: 'Privately Held' }), [listed]));
+  });
+
+  it('matches regions against the country field', () => {
+    const dach: KbProfile = { id: '8', name: 'DACH', description: 'Regions: DACH' };
+    expectMatch(evaluator.evaluateCompany(company({ location: { country: 'Österreich' } }), [dach]), dach);
+    expectNoMatch(evaluator.evaluateCompany(company({ location: { country: 'France' } }), [dach]));
+  });
+});
+
+describe('DefaultEvaluator.evaluatePerson', () => {
+  const evaluator = new DefaultEvaluator();
+  const noCompany = company();
+
+  it.each<[string, KbProfile, string, boolean]>([
+    ['CFO', FINANCE_PERSONA, 'CFO', true],
+    ['Chief Financial Officer', FINANCE_PERSONA, 'Chief Financial Officer', true],
+    ['Vice President of Finance', FINANCE_PERSONA, 'Vice President of Finance', true],
+    ['VP, Finance', FINANCE_PERSONA, 'VP, Finance', true],
+    ['Director of Finance', FINANCE_PERSONA, 'Director of Finance', true],
+    ['Head of Finance (Head ≈ Director)', FINANCE_PERSONA, 'Head of Finance', true],
+    ['Finance Manager', FINANCE_PERSONA, 'Finance Manager', false],
+    ['VP Sales', FINANCE_PERSONA, 'VP Sales', false],
+    ['Chief Revenue Officer for "Titles: CRO"', CRO_PERSONA, 'Chief Revenue Officer', true],
+    ['CRO for "Titles: CRO"', CRO_PERSONA, 'CRO', true],
+    ['Chief Risk Officer for "Titles: CRO"', CRO_PERSONA, 'Chief Risk Officer', false],
+    ['Head of Engineering', ENGINEERING_PERSONA, 'Head of Engineering', true],
+    ['CTO', ENGINEERING_PERSONA, 'CTO', true],
+    ['Co-founder & Chief Technology Officer', ENGINEERING_PERSONA, 'Co-founder & Chief Technology Officer', true],
+    ['Director of Software Engineering', ENGINEERING_PERSONA, 'Director of Software Engineering', true],
+    ['Software Engineer', ENGINEERING_PERSONA, 'Software Engineer', false],
+    ['VP Engineering', ENGINEERING_PERSONA, 'VP Engineering', false],
+    ['Director vs "Titles: CTO" (no word match)', CTO_PERSONA, 'Director', false],
+    ['Director of Technology Operations vs "Titles: CTO"', CTO_PERSONA, 'Director of Technology Operations', false],
+  ])('%s', (_case, persona, title, matched) => {
+    const result = evaluator.evaluatePerson(contact(title), noCompany, [persona]);
+    if (matched) expectMatch(result, persona);
+    else expectNoMatch(result);
+  });
+
+  it('derives function and seniority from the title and says so', () => {
+    const { reasoning } = evaluator.evaluatePerson(contact('Vice President of Finance'), noCompany, [FINANCE_PERSONA]);
+    expect(reasoning).toBe('Matched Persona "Finance buyer" on title "Vice President of Finance", function Finance per title and seniority VP per title.');
+  });
+
+  it('names the failed title and what was expected', () => {
+    const { reasoning } = evaluator.evaluatePerson(contact('Director'), noCompany, [CTO_PERSONA]);
+    expect(reasoning).toContain('title "Director" (expected CTO)');
+  });
+
+  it('prefers the stated seniority and function over the title', () => {
+    expectNoMatch(evaluator.evaluatePerson(contact('VP Finance', { seniority: 'Manager' }), noCompany, [FINANCE_PERSONA]));
+    expectMatch(evaluator.evaluatePerson(contact('VP Finance', { seniority: 'Vice President', function: 'Accounting' }), noCompany, [FINANCE_PERSONA]), FINANCE_PERSONA);
+  });
+
+  it('uses the stated seniority and function when the title is missing', () => {
+    const result = evaluator.evaluatePerson(contact('', { seniority: 'VP', function: 'Finance' }), noCompany, [FINANCE_PERSONA]);
+    expectMatch(result, FINANCE_PERSONA);
+  });
+
+  it('does not match a contact with no data', () => {
+    const result = evaluator.evaluatePerson(contact(''), noCompany, [FINANCE_PERSONA, ENGINEERING_PERSONA]);
+    expectNoMatch(result);
+    expect(result.reasoning).toMatch(/too little data about the contact/);
+  });
+
+  it('checks company criteria a Persona states under a label', () => {
+    const fintechCfo: KbProfile = { id: '25', name: 'Fintech CFO', description: 'Titles: CFO. Industries: Fintech' };
+    expectMatch(evaluator.evaluatePerson(contact('CFO'), company({ industries: ['Banking'] }), [fintechCfo]), fintechCfo);
+    const result = evaluator.evaluatePerson(contact('CFO'), company({ industries: ['Retail'] }), [fintechCfo]);
+    expectNoMatch(result);
+    expect(result.reasoning).toContain('industry Retail (expected Fintech)');
+  });
+
+  it('checks a Persona’s countries against the contact first, then the company', () => {
+    const germanCfo: KbProfile = { id: '26', name: 'German CFO', description: 'Titles: CFO. Countries: Germany' };
+    const inFrance = company({ location: { country: 'France' } });
+    expectMatch(evaluator.evaluatePerson(contact('CFO', {}, { location: { country: 'DE' } }), inFrance, [germanCfo]), germanCfo);
+    expectNoMatch(evaluator.evaluatePerson(contact('CFO'), inFrance, [germanCfo]));
+  });
+
+  it('fails a title exclusion', () => {
+    const persona: KbProfile = { id: '27', name: 'Finance team', description: 'Finance people, not interns' };
+    expectMatch(evaluator.evaluatePerson(contact('Financial Controller'), noCompany, [persona]), persona);
+    expectNoMatch(evaluator.evaluatePerson(contact('Finance Intern'), noCompany, [persona]));
+  });
+});
+
+describe('DefaultEvaluator: choosing among profiles', () => {
+  const evaluator = new DefaultEvaluator();
+  const fintech: KbProfile = { id: '1', name: 'Fintech', description: 'Fintech companies' };
+  const germanFintech: KbProfile = { id: '2', name: 'German fintech', description: 'Fintech companies in Germany' };
+  const banking: KbProfile = { id: '3', name: 'Banking', description: 'Banks' };
+  const french: KbProfile = { id: '4', name: 'French fintech', description: 'Fintech companies in France' };
+
+  it('picks the matching profile with the most passed criteria', () => {
+    expectMatch(evaluator.evaluateCompany(company(GERMAN_FINTECH), [fintech, germanFintech]), germanFintech);
+    expectMatch(evaluator.evaluateCompany(company(GERMAN_FINTECH), [germanFintech, fintech]), germanFintech);
+  });
+
+  it('breaks ties by the order given', () => {
+    expectMatch(evaluator.evaluateCompany(company(GERMAN_FINTECH), [fintech, banking]), fintech);
+    expectMatch(evaluator.evaluateCompany(company(GERMAN_FINTECH), [banking, fintech]), banking);
+  });
+
+  it('never picks a profile with a failed criterion, however much else passed', () => {
+    expectMatch(evaluator.evaluateCompany(company(GERMAN_FINTECH), [french, fintech]), fintech);
+  });
+
+  it('explains the closest profile when none matches', () => {
+    const { reasoning } = evaluator.evaluateCompany(company({ industries: ['Banking'], location: { country: 'Spain' } }), [germanFintech, french]);
+    expect(reasoning).toContain('Closest: "German fintech"');
+    expect(reasoning).toContain('country Spain (expected Germany)');
+    expect(reasoning).toContain('industry Banking did');
+  });
+
+  it('says when no profile has readable criteria', () => {
+    const vague: KbProfile = { id: '5', name: 'Vague', description: 'Great companies we would love to work with.' };
+    const result = evaluator.evaluateCompany(company(GERMAN_FINTECH), [vague]);
+    expectNoMatch(result);
+    expect(result.reasoning).toBe('No ICP matched: the description of "Vague" has no criteria the evaluator can read.');
+    expectMatch(evaluator.evaluateCompany(company(GERMAN_FINTECH), [vague, fintech]), fintech);
+  });
+
+  it('says when there are no profiles', () => {
+    expect(evaluator.evaluateCompany(company(GERMAN_FINTECH), [])).toEqual({ matched: false, id: null, name: '', reasoning: 'No ICP matched: there are no active ICPs.' });
+    expect(evaluator.evaluatePerson(contact('CFO'), company(), []).reasoning).toBe('No Persona matched: there are no active Personas.');
+  });
+});
+
+describe('DefaultEvaluator: caching parsed criteria', () => {
+  it('parses each profile once across evaluations', () => {
+    const parse = jest.fn(parseCriteria);
+    const evaluator = new DefaultEvaluator({ parse });
+    for (let i = 0; i < 5; i++) {
+      evaluator.evaluateCompany(company(GERMAN_FINTECH), [EU_FINTECH, UK_SOFTWARE]);
+      evaluator.evaluatePerson(contact('CFO'), company(), [FINANCE_PERSONA]);
+    }
+    expect(parse).toHaveBeenCalledTimes(3);
+  });
+
+  it('parses again when the description changes, and keeps ICPs and Personas with one id apart', () => {
+    const parse = jest.fn(parseCriteria);
+    const evaluator = new DefaultEvaluator({ parse });
+    evaluator.evaluateCompany(company(GERMAN_FINTECH), [EU_FINTECH]);
+    evaluator.evaluateCompany(company(GERMAN_FINTECH), [{ ...EU_FINTECH, description: 'Fintech companies' }]);
+    evaluator.evaluatePerson(contact('CFO'), company(), [{ ...FINANCE_PERSONA, id: EU_FINTECH.id, description: EU_FINTECH.description }]);
+    expect(parse).toHaveBeenCalledTimes(3);
+    expect(parse.mock.calls.map((call) => call[1])).toEqual(['icp', 'icp', 'persona']);
+  });
+
+  it('keeps at most cacheSize descriptions', () => {
+    const parse = jest.fn(parseCriteria);
+    const evaluator = new DefaultEvaluator({ parse, cacheSize: 1 });
+    evaluator.evaluateCompany(company(), [EU_FINTECH]);
+    evaluator.evaluateCompany(company(), [UK_SOFTWARE]);
+    evaluator.evaluateCompany(company(), [EU_FINTECH]);
+    expect(parse).toHaveBeenCalledTimes(3);
+  });
+
+  it('treats a parser failure as a profile without criteria', () => {
+    const evaluator = new DefaultEvaluator({
+      parse: () => {
+        throw new Error('boom');
+      },
+    });
+    expect(evaluator.evaluateCompany(company(GERMAN_FINTECH), [EU_FINTECH]).reasoning).toMatch(/has no criteria/);
+  });
+});

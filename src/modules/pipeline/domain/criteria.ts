@@ -174,7 +174,7 @@ function prepare(description: string): string {
     .replace(/\bnon[\s-]+governmental\b/gi, 'nongovernmental')
     // "non-EU vendors": the negation covers "EU" only, so it ends right after it.
     .replace(/\b[Nn]on-(\p{Lu}[\p{L}]*)/gu, 'not $1;')
-    .replace(/[\p{L}]+-(?:led|driven|first|savvy|heavy|minded)\b/giu, ' ')
+    .replace(/(?<!\p{L})\p{L}+-(?:led|driven|first|savvy|heavy|minded)\b/giu, ' ')
     .replace(/\bseries\s+([a-j])\s*[-‐‑‒–—]\s*(?:series\s+)?([a-j])\b/gi, 'Series $1 to $2');
 }
 
@@ -317,6 +317,8 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
   return { text: display, codes: [], tiers, functions: [], tokens: rest };
 }
 
+const isFunctionOnly = (p: TitlePattern) => p.codes.length === 0 && p.tiers.length === 0 && p.tokens.length === 0;
+
 /**
  * Titles in Persona prose: "Heads of engineering or CTOs at growing startups" is two titles; the
  * context after "at", "in", "with"… is dropped up to the next "or"/"and"/comma. A bare function
@@ -332,9 +334,8 @@ function prosePatterns(tokens: readonly Token[], consumed: boolean[], accept: (p
       const words = chunk.map((k) => tokens[k]);
       const pattern = titlePattern(words, true, textOf(trimToTitle(words)));
       if (pattern) {
-        const bareFunction = pattern.codes.length === 0 && pattern.tiers.length === 0 && pattern.tokens.length === 0;
         const inherited =
-          bareFunction && previous && previous.tiers.length > 0
+          isFunctionOnly(pattern) && previous && previous.tiers.length > 0
             ? { ...pattern, tiers: previous.tiers, text: `${previous.tiers.map((t) => TIER_LABEL[t]).join('/')} ${pattern.text}` }
             : pattern;
         if (accept(inherited)) {
@@ -369,8 +370,6 @@ function trimToTitle(words: readonly Token[]): readonly Token[] {
   while (end > 0 && !meaningful(words[end - 1])) end--;
   return end === 0 ? words : words.slice(0, end);
 }
-
-const isFunctionOnly = (p: TitlePattern) => p.codes.length === 0 && p.tiers.length === 0 && p.tokens.length === 0;
 
 // ---------------------------------------------------------------------------------------------
 // The builder
@@ -533,15 +532,16 @@ class CriteriaBuilder {
         pushUnique(x.stages, ...hit.stages);
         label(hit.start, hit.end);
       }
-      const places = { countries: [] as string[], labels: [] as string[] };
-      this.readPlaces(tokens, consumed, prose, places);
-      pushUnique(x.countries, ...places.countries);
-      pushUnique(x.labels, ...places.labels.map((l) => `in ${l}`));
+      // Industries before places, so "VC" is venture capital here, not Saint Vincent.
       for (const hit of INDUSTRY_INDEX.scan(tokens, { consumed })) {
         pushUnique(x.concepts, hit.value);
         pushKeyword(x.nameTerms, keywordOf(tokens.slice(hit.start, hit.end)));
         label(hit.start, hit.end);
       }
+      const places = { countries: [] as string[], labels: [] as string[] };
+      this.readPlaces(tokens, consumed, prose, places);
+      pushUnique(x.countries, ...places.countries);
+      pushUnique(x.labels, ...places.labels.map((l) => `in ${l}`));
     }
     if (this.subject === 'persona') {
       for (const pattern of prosePatterns(tokens, consumed, isFunctionOnly)) {

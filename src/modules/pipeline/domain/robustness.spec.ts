@@ -86,6 +86,15 @@ describe('robustness', () => {
     parseCriteria('chief '.repeat(20_000), 'persona');
     parseCriteria('$1-'.repeat(20_000), 'icp');
     parseCriteria('Industries: '.repeat(5_000), 'icp');
+    parseCriteria('a'.repeat(50_000), 'icp');
+    parseCriteria('111 '.repeat(10_000), 'icp');
+    parseCriteria('Non-'.repeat(10_000), 'persona');
+    const long = 'x'.repeat(50_000);
+    new DefaultEvaluator().evaluatePerson(
+      { role: { title: long, seniority: long, function: long }, location: { country: long } } as unknown as ContactInfo,
+      { name: long, industries: [long], location: { country: long }, latest_funding_stage: long, company_type: long } as unknown as CompanyInfo,
+      [{ id: '1', name: 'x', description: 'Titles: CFO. Industries: Fintech. Countries: Germany. Funding: Seed. Company type: public' }],
+    );
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(criteria.map((c) => c.kind)).toEqual(['industry', 'employees', 'revenue', 'country', 'funding', 'exclusion']);
   });

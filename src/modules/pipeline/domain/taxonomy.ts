@@ -335,11 +335,6 @@ const C_SUITE: Array<[string, string[], string | null]> = [
   ['cso', ['cso'], null],
 ];
 
-export const CODE_LABEL: Record<string, string> = {
-  ceo: 'CEO', cfo: 'CFO', cto: 'CTO', coo: 'COO', cmo: 'CMO', cro: 'CRO', cio: 'CIO', ciso: 'CISO', cpo: 'CPO', chro: 'CHRO',
-  cdo: 'CDO', caio: 'CAIO', clo: 'CLO', cco: 'CCO', cso: 'CSO',
-};
-
 /**
  * Rewrites into canonical tokens: C-suite codes (`@cfo`), seniority tiers (`@vp`), and one token
  * per multi-word role or function, so word order and abbreviations stop mattering.
@@ -540,11 +535,6 @@ export function analyzeTokens(tokens: readonly string[]): TitleInfo {
 /** "VP Sales" → tier VP, function Sales; "Chief Revenue Officer" → code cro, C-level, Sales. */
 export function analyzeTitle(title: string): TitleInfo {
   return analyzeTokens(canonicalTitleTokens(prepareTaxonomyText(title)));
-}
-
-/** How a code, tier or canonical token reads in a reasoning. */
-export function codeLabel(code: string): string {
-  return CODE_LABEL[code] ?? code.replace(/^chief_/, 'Chief ').replace(/_/g, ' ');
 }
 
 // Seniority as data providers and people write it, which differs from titles: a stated seniority

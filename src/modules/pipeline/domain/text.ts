@@ -45,7 +45,7 @@ export function stem(word: string): string {
 }
 
 /** Accents removed (NFKD), so "Österreich" and "Osterreich" are one word. */
-export function stripAccents(text: string): string {
+function stripAccents(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}+/gu, '');
 }
 
@@ -65,13 +65,6 @@ export function tokenize(text: string): Token[] {
     tokens.push({ text: raw, word, stem: stem(word), upper: raw.length > 1 && raw === raw.toUpperCase() && raw !== word, boundary: false });
   }
   return tokens;
-}
-
-/** Lowercase words of `text`, punctuation dropped. */
-export function words(text: string): string[] {
-  return tokenize(text)
-    .filter((t) => !t.boundary)
-    .map((t) => t.word);
 }
 
 export function stems(text: string): string[] {

@@ -4,6 +4,7 @@ import { Clock } from '../../../shared/domain/clock';
 import { CLOCK } from '../../../shared/shared.module';
 import { ActivitiesRepository } from '../../activities/activities.repository';
 import type { ActivityEntity } from '../../activities/activity.entity';
+import { mergeKnown } from '../../buyers/buyer-shape';
 import { EVALUATOR, Evaluator } from '../domain/evaluator';
 import { KbLookupRepository } from '../infrastructure/kb-lookup.repository';
 import type { PipelineQueue } from '../infrastructure/queues';
@@ -24,11 +25,17 @@ export class EvaluateStep extends PipelineStep {
   }
 
   protected async process(ctx: WorkspaceContext, activity: ActivityEntity): Promise<PipelineQueue | null> {
-    const [icps, personas] = await Promise.all([this.kb.profiles(ctx, 'icps'), this.kb.profiles(ctx, 'personas')]);
-    const company = activity.company_info!;
+    const [icps, personas, known] = await Promise.all([
+      this.kb.profiles(ctx, 'icps'),
+      this.kb.profiles(ctx, 'personas'),
+      this.kb.buyerProfile(ctx, activity.person_key!),
+    ]);
+    // Judge the person as the Buyer will be after this activity: what was known, updated by it.
+    const company = known ? mergeKnown(known.company_info, activity.company_info!) : activity.company_info!;
+    const contact = known ? mergeKnown(known.contact_info, activity.contact_info!) : activity.contact_info!;
     const evaluation = {
       icp: this.evaluator.evaluateCompany(company, icps),
-      persona: this.evaluator.evaluatePerson(activity.contact_info!, company, personas),
+      persona: this.evaluator.evaluatePerson(contact, company, personas),
     };
     await this.activities.advance(ctx, activity.id, 'evaluate', { stage: 'match', evaluation }, this.clock.now());
     return 'match';

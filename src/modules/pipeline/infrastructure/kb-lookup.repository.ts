@@ -4,6 +4,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { requireWorkspace, WorkspaceContext } from '../../../shared/application/workspace-context';
 import { formatId, ID_PREFIXES } from '../../../shared/domain/ids';
 import type { KbProfile } from '../domain/evaluator';
+import type { CompanyInfo, ContactInfo } from '../../buyers/buyer-shape';
+import { domainOf } from '../domain/identity';
 import type { MatchedRecord } from '../domain/signal-data';
 
 interface KbRow {
@@ -56,9 +58,15 @@ export class KbLookupRepository {
     return this.one(ctx, resource, 'lower(name) = lower($2) OR lower(short_name) = lower($2)', [name], manager);
   }
 
-  /** A Competitor whose domain is the given domain or a parent of it. */
+  /** A Competitor whose domain is the given domain or a parent of it (`www.` ignored on both sides). */
   competitorByDomain(ctx: WorkspaceContext, domain: string, manager = this.dataSource.manager) {
-    return this.one(ctx, 'competitor', `$2 = domain OR $2 LIKE '%.' || domain`, [domain], manager);
+    return this.one(
+      ctx,
+      'competitor',
+      `$2 <> '' AND ($2 = regexp_replace(domain, '^www\.', '') OR $2 LIKE '%.' || regexp_replace(domain, '^www\.', ''))`,
+      [domain],
+      manager,
+    );
   }
 
   /** A Competitor by its LinkedIn company page (`linkedin.com/company/<slug>`) or its name. */
@@ -72,13 +80,25 @@ export class KbLookupRepository {
     );
   }
 
-  /** Domains of the workspace's active Exclusions. */
+  /** Domains of the workspace's active Exclusions, `www.` dropped as on the company side. */
   async exclusionDomains(ctx: WorkspaceContext, manager = this.dataSource.manager): Promise<string[]> {
     const rows: Array<{ domain: string }> = await manager.query(
       'SELECT domain FROM exclusions WHERE workspace_id = $1 AND deleted_at IS NULL',
       [requireWorkspace(ctx)],
     );
-    return rows.map((row) => row.domain);
+    return rows.map((row) => domainOf(row.domain));
+  }
+
+  /** What is known about the person so far: the Buyer's accumulated objects, if there is a Buyer. */
+  async buyerProfile(
+    ctx: WorkspaceContext,
+    personKey: string,
+  ): Promise<{ contact_info: ContactInfo; company_info: CompanyInfo } | null> {
+    const rows = await this.dataSource.query(
+      'SELECT contact_info, company_info FROM buyers WHERE workspace_id = $1 AND person_key = $2',
+      [requireWorkspace(ctx), personKey],
+    );
+    return rows[0] ?? null;
   }
 
   /** Active ICPs or Personas, oldest first (the evaluator's tie-break order). */

@@ -24,7 +24,7 @@ export function configureApp(app: INestApplication): INestApplication {
   express.disable('x-powered-by');
   // One string per query parameter name; a repeated name becomes an array and is rejected.
   express.set('query parser', 'simple');
-  app.enableShutdownHooks();
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   return app;
 }
 

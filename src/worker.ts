@@ -16,7 +16,8 @@ async function main(): Promise<void> {
   const logger = new Logger('Worker');
   await prepareDatabase(config.databaseUrl);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: nestLogLevels(config) });
-  app.enableShutdownHooks();
+  // A stop on SIGTERM/SIGINT is an orderly end: exit 0 once the workers have closed.
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await app.init();
   logger.log('Pipeline workers running (resolve, enrich, evaluate, match)');
 }

@@ -86,7 +86,10 @@ export async function ingestFile(
   await flush();
   bar.update('ingest', size, size);
 
-  if (options.wait && first !== null && last !== null) {
+  if (options.wait && (first === null || last === null)) {
+    result.processed = 0;
+    result.discarded = 0;
+  } else if (options.wait && first !== null && last !== null) {
     // Ids grow monotonically within this process, so [first, last] covers exactly this import.
     for (;;) {
       const progress = await repository.progress(options.ctx, first, last);

@@ -25,6 +25,18 @@ export class PipelineProducer {
     await this.queues[queue].add(queue, job, { ...PIPELINE_JOB_OPTIONS, jobId: pipelineJobId(job.activityId, attempt) });
   }
 
+  /**
+   * Queues an activity again unless a live job (waiting, delayed or active) already has it. The
+   * new job gets a fresh id: the deterministic one may name a finished or failed job that is kept.
+   */
+  async requeue(queue: PipelineQueue, job: PipelineJob, now: number): Promise<boolean> {
+    const existing = await this.queues[queue].getJob(pipelineJobId(job.activityId));
+    const state = existing ? await existing.getState() : 'unknown';
+    if (['waiting', 'delayed', 'active', 'prioritized', 'waiting-children'].includes(state)) return false;
+    await this.enqueue(queue, job, `s${now}`);
+    return true;
+  }
+
   async enqueueMany(queue: PipelineQueue, jobs: readonly PipelineJob[]): Promise<void> {
     if (jobs.length === 0) return;
     await this.queues[queue].addBulk(

@@ -39,19 +39,20 @@ export class PipelineSweeper implements OnApplicationBootstrap, OnModuleDestroy 
     await this.running;
   }
 
-  /** Re-queues stale unfinished activities; returns how many. */
+  /**
+   * Re-queues stale unfinished activities that no live job holds (a long backlog is left alone);
+   * returns how many were queued.
+   */
   async sweep(staleAfterMs = STALE_AFTER_MS): Promise<number> {
     const stale = await this.activities.unfinishedAcrossWorkspaces(staleAfterMs, BATCH);
+    const now = Date.now();
+    let requeued = 0;
     for (const activity of stale) {
       if (activity.stage === 'done') continue;
-      // A distinct job id per sweep: the original id may still name a finished, kept job.
-      await this.producer.enqueue(
-        activity.stage,
-        { workspaceId: activity.workspace_id, activityId: activity.id },
-        `s${new Date(activity.updated_at).getTime()}`,
-      );
+      const job = { workspaceId: activity.workspace_id, activityId: activity.id };
+      if (await this.producer.requeue(activity.stage, job, now)) requeued += 1;
     }
-    if (stale.length > 0) this.logger.log(`Re-queued ${stale.length} stale activities`);
-    return stale.length;
+    if (requeued > 0) this.logger.log(`Re-queued ${requeued} stale activities`);
+    return requeued;
   }
 }

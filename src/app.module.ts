@@ -16,6 +16,8 @@ import {
   JsonBodyMiddleware,
   RequestIdMiddleware,
 } from './shared/interface/http/request-pipeline.middleware';
+import { RateLimitModule } from './shared/interface/http/rate-limit.module';
+import { RateLimitMiddleware } from './shared/interface/http/rate-limiter';
 import { WorkspaceInterceptor } from './shared/interface/http/workspace.interceptor';
 
 /** The HTTP API. */
@@ -26,6 +28,7 @@ export class AppModule implements NestModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config),
+        RateLimitModule,
         HealthModule,
         WorkspacesModule,
         KbModule,
@@ -44,7 +47,8 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    // Order matters: request id, then the key, then the body (DESIGN §1: authentication first).
-    consumer.apply(RequestIdMiddleware, ApiKeyMiddleware, JsonBodyMiddleware).forRoutes('*');
+    // Order matters: request id, then the key (DESIGN §1: authentication first), the workspace's
+    // rate limit, and only then the body.
+    consumer.apply(RequestIdMiddleware, ApiKeyMiddleware, RateLimitMiddleware, JsonBodyMiddleware).forRoutes('*');
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import express, { NextFunction, Response } from 'express';
 import { AppError } from '../../application/app-error';
 import { ApiKeyAuthenticator, API_KEY_AUTHENTICATOR, AppRequest, isPublicPath } from './request-context';
+import { applyRateLimit, RateLimiter } from './rate-limiter';
 import { newRequestId } from './request-id';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -37,17 +38,23 @@ export class RequestIdMiddleware implements NestMiddleware {
  */
 @Injectable()
 export class ApiKeyMiddleware implements NestMiddleware {
-  constructor(@Inject(API_KEY_AUTHENTICATOR) private readonly authenticator: ApiKeyAuthenticator) {}
+  constructor(
+    @Inject(API_KEY_AUTHENTICATOR) private readonly authenticator: ApiKeyAuthenticator,
+    private readonly limiter: RateLimiter,
+  ) {}
 
-  async use(req: AppRequest, _res: Response, next: NextFunction): Promise<void> {
+  async use(req: AppRequest, res: Response, next: NextFunction): Promise<void> {
     // req.path is relative to the middleware's mount point; the original URL is not.
     if (isPublicPath(req.originalUrl.split('?', 1)[0])) return next();
     // A key in the URL has leaked already; refuse it rather than let it work.
-    if (queryCarriesKey(req)) throw AppError.unauthenticated();
     const header = req.headers.authorization;
-    const match = typeof header === 'string' ? BEARER.exec(header) : null;
+    const match = typeof header === 'string' && !queryCarriesKey(req) ? BEARER.exec(header) : null;
     const auth = match ? await this.authenticator.authenticate(match[1]) : null;
-    if (!auth) throw AppError.unauthenticated();
+    if (!auth) {
+      // Failed attempts count against the client address, so guessing keys is slow.
+      applyRateLimit(res, await this.limiter.hit(`ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`));
+      throw AppError.unauthenticated();
+    }
     req.state.auth = auth;
     next();
   }

@@ -1,0 +1,45 @@
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import { Global, Logger, Module } from '@nestjs/common';
+import { seconds, ThrottlerModule } from '@nestjs/throttler';
+import { APP_CONFIG, AppConfig } from '../../../config/config';
+import { RATE_LIMIT_THROTTLER, RateLimiter } from './rate-limiter';
+
+const logger = new Logger('RateLimitStore');
+
+/**
+ * @nestjs/throttler with its Redis storage. The Redis client fails fast instead of queueing
+ * commands while disconnected, so an unreachable Redis costs a request a few milliseconds, not a
+ * hang.
+ */
+@Global()
+@Module({
+  imports: [
+    ThrottlerModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => {
+        // Given a URL, the storage owns the client and disconnects it on shutdown.
+        const storage = new ThrottlerStorageRedisService(config.redisUrl, {
+          enableOfflineQueue: false,
+          maxRetriesPerRequest: 0,
+          commandTimeout: 500,
+          connectTimeout: 2_000,
+          retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
+        });
+        let lastError = 0;
+        storage.redis.on('error', (error: Error) => {
+          if (Date.now() - lastError > 10_000) {
+            lastError = Date.now();
+            logger.warn(`Redis for rate limits: ${error.message}`);
+          }
+        });
+        return {
+          throttlers: [{ name: RATE_LIMIT_THROTTLER, ttl: seconds(config.rateLimit.ttlSeconds), limit: config.rateLimit.limit }],
+          storage,
+        };
+      },
+    }),
+  ],
+  providers: [RateLimiter],
+  exports: [RateLimiter],
+})
+export class RateLimitModule {}

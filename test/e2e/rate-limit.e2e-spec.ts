@@ -1,0 +1,133 @@
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { configureApp } from '../../src/app.factory';
+import { AppModule } from '../../src/app.module';
+import { expectError } from '../support/assertions';
+import { RedisServer } from '../support/redis-server';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const LIMIT = 5;
+
+describe('per-workspace rate limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_LIMIT: String(LIMIT), RATE_LIMIT_TTL_S: '60' });
+  });
+  afterAll(() => t.close());
+
+  it('states the budget on every response and answers 429 rate_limit_exceeded with Retry-After once spent', async () => {
+    const ws = await t.newWorkspace();
+    for (let i = 1; i <= LIMIT; i++) {
+      const res = await t.http.get('/v1/kb/icps').set('Authorization', ws.auth);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-ratelimit-limit']).toBe(String(LIMIT));
+      expect(res.headers['x-ratelimit-remaining']).toBe(String(LIMIT - i));
+      expect(Number(res.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
+    }
+    const limited = await t.http.get('/v1/kb/icps').set('Authorization', ws.auth);
+    expectError(limited, 429, 'rate_limit_exceeded');
+    expect(limited.headers['retry-after']).toMatch(/^\d+$/);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(limited.headers['x-ratelimit-remaining']).toBe('0');
+  });
+
+  it('is one budget for all keys of a workspace, every endpoint and method counting, unknown routes too', async () => {
+    const ws = await t.newWorkspace();
+    const reader = await t.workspaces.createKey(ws.workspace_id, 'read');
+    await t.http.post('/v1/kb/topics').set('Authorization', ws.auth).send({ name: 'a', short_name: 'a', description: 'a' }).expect(201);
+    await t.http.get('/v1/signals').set('Authorization', `Bearer ${reader.api_key}`).expect(200);
+    await t.http.get('/v1/no-such-route').set('Authorization', ws.auth).expect(404);
+    await t.http.get('/v1/buyers').set('Authorization', `Bearer ${reader.api_key}`).expect(200);
+    await t.http.delete('/v1/kb/topics/top_0000000000000000001').set('Authorization', ws.auth).expect(404);
+    expectError(await t.http.get('/v1/kb/icps').set('Authorization', `Bearer ${reader.api_key}`), 429, 'rate_limit_exceeded');
+    expectError(
+      await t.http.post('/v1/kb/topics').set('Authorization', ws.auth).send({ name: 'b', short_name: 'b', description: 'b' }),
+      429,
+      'rate_limit_exceeded',
+    );
+    // The refused write wrote nothing.
+    const other = await t.newWorkspace();
+    expect((await t.http.get('/v1/kb/topics').set('Authorization', other.auth)).status).toBe(200);
+  });
+
+  it('does not let one workspace spend another one’s budget', async () => {
+    const noisy = await t.newWorkspace();
+    const quiet = await t.newWorkspace();
+    for (let i = 0; i <= LIMIT; i++) await t.http.get('/v1/kb/icps').set('Authorization', noisy.auth);
+    expect((await t.http.get('/v1/kb/icps').set('Authorization', noisy.auth)).status).toBe(429);
+    const res = await t.http.get('/v1/kb/icps').set('Authorization', quiet.auth);
+    expect(res.status).toBe(200);
+    expect(res.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
+  });
+
+  it('is shared by every API instance (the counters live in Redis)', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(t.config)] }).compile();
+    const second = configureApp(moduleRef.createNestApplication({ bodyParser: false, logger: false }));
+    await second.init();
+    try {
+      const ws = await t.newWorkspace();
+      const instances = [t.http, request(second.getHttpServer())];
+      for (let i = 0; i < LIMIT; i++) await instances[i % 2].get('/v1/kb/icps').set('Authorization', ws.auth).expect(200);
+      expectError(await instances[1].get('/v1/kb/icps').set('Authorization', ws.auth), 429, 'rate_limit_exceeded');
+      expectError(await instances[0].get('/v1/kb/icps').set('Authorization', ws.auth), 429, 'rate_limit_exceeded');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('limits failed authentication per client address, so guessing keys is slow', async () => {
+    // The budget is shared with other tests of this file from the same address only for failures.
+    const statuses: number[] = [];
+    for (let i = 0; i <= LIMIT; i++) {
+      statuses.push((await t.http.get('/v1/kb/icps').set('Authorization', `Bearer svc_live_${'x'.repeat(30)}${i}`)).status);
+    }
+    expect(statuses.slice(0, LIMIT).every((s) => s === 401)).toBe(true);
+    const limited = await t.http.get('/v1/kb/icps').set('Authorization', 'Bearer svc_live_guess0000000000000000000000');
+    expectError(limited, 429, 'rate_limit_exceeded');
+    expect(limited.headers['retry-after']).toMatch(/^\d+$/);
+    // A valid key still works from that address.
+    const ws = await t.newWorkspace();
+    expect((await t.http.get('/v1/kb/icps').set('Authorization', ws.auth)).status).toBe(200);
+  });
+});
+
+describe('rate limit when Redis goes away', () => {
+  let t: TestApp;
+  let redis: RedisServer;
+
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+    t = await startTestApp({ RATE_LIMIT_LIMIT: '3', REDIS_URL: redis.url });
+  });
+  afterAll(async () => {
+    await redis.start();
+    await t.close();
+    // Stop the server only when every client of the closed app has gone, or a late reconnect
+    // would keep retrying against a dead port.
+    await redis.waitForNoClients();
+    await redis.stop();
+  });
+
+  it('keeps answering without limit headers (fails open) and limits again once Redis is back', async () => {
+    const ws = await t.newWorkspace();
+    const before = await t.http.get('/v1/kb/icps').set('Authorization', ws.auth);
+    expect(before.headers['x-ratelimit-limit']).toBe('3');
+
+    await redis.stop();
+    for (let i = 0; i < 5; i++) {
+      const res = await t.http.get('/v1/kb/icps').set('Authorization', ws.auth);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+    }
+
+    await redis.start();
+    let limited = false;
+    for (let i = 0; i < 100 && !limited; i++) {
+      const res = await t.http.get('/v1/kb/icps').set('Authorization', ws.auth);
+      limited = res.status === 429;
+      if (!limited) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(limited).toBe(true);
+  });
+});

@@ -1,0 +1,78 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import Redis from 'ioredis';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** A private redis-server on a free port, which a test can stop and start again to cut Redis off. */
+export class RedisServer {
+  private process?: ChildProcess;
+
+  private constructor(private readonly port: number) {}
+
+  private get running(): boolean {
+    return !!this.process && this.process.exitCode === null && this.process.signalCode === null;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  static async start(): Promise<RedisServer> {
+    const server = new RedisServer(await freePort());
+    await server.start();
+    return server;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
+    for (let i = 0; i < 100; i++) {
+      const client = new Redis(this.url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        if ((await client.ping()) === 'PONG') return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } finally {
+        client.disconnect();
+      }
+    }
+    throw new Error('redis-server did not start');
+  }
+
+  /** Waits (up to 10 s) until no other client is connected. */
+  async waitForNoClients(): Promise<void> {
+    const admin = new Redis(this.url, { retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    admin.on('error', () => undefined);
+    try {
+      for (let i = 0; i < 200; i++) {
+        const list = (await admin.client('LIST')) as string;
+        if (list.trim().split('\n').length <= 1) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      admin.disconnect();
+    }
+  }
+
+  async stop(): Promise<void> {
+    const child = this.process;
+    if (!child || !this.running) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+}

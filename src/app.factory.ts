@@ -1,6 +1,7 @@
 import { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppConfig } from './config/config';
 import { AppModule } from './app.module';
 
@@ -32,7 +33,9 @@ export function configureApp(app: INestApplication): INestApplication {
 export async function createApp(config: AppConfig): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
-    logger: nestLogLevels(config),
+    bufferLogs: true,
   });
+  // Every log line, framework's included, goes through the structured logger.
+  app.useLogger(app.get(PinoLogger));
   return configureApp(app);
 }

@@ -1,6 +1,7 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AppConfig } from './config/config';
+import { LoggingModule } from './config/logging.module';
 import { CoreModule } from './core.module';
 import { ActivitiesModule } from './modules/activities/activities.module';
 import { BuyersModule } from './modules/buyers/buyers.module';
@@ -23,11 +24,13 @@ import { WorkspaceInterceptor } from './shared/interface/http/workspace.intercep
 /** The HTTP API. */
 @Module({})
 export class AppModule implements NestModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  /** `logDestination`: where request logs go (stdout when omitted). */
+  static forRoot(config: AppConfig, logDestination?: NodeJS.WritableStream): DynamicModule {
     return {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config),
+        LoggingModule.forRoot(logDestination),
         RateLimitModule,
         HealthModule,
         WorkspacesModule,

@@ -24,7 +24,9 @@ function queryCarriesKey(req: AppRequest): boolean {
 @Injectable()
 export class RequestIdMiddleware implements NestMiddleware {
   use(req: AppRequest, res: Response, next: NextFunction): void {
-    const requestId = newRequestId();
+    // The request logger assigns the id first when it runs; otherwise it is made here.
+    const logged = (req as unknown as { id?: unknown }).id;
+    const requestId = typeof logged === 'string' && logged.startsWith('req_') ? logged : newRequestId();
     req.state = { requestId };
     res.setHeader('X-Request-Id', requestId);
     next();

@@ -1,0 +1,92 @@
+import { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { PassThrough } from 'node:stream';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { configureApp } from '../../src/app.factory';
+import { AppModule } from '../../src/app.module';
+import { AppConfig } from '../../src/config/config';
+import { redactUrl } from '../../src/config/logging.module';
+import { WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
+import { dropDatabase, prepareDatabase } from '../../src/database/bootstrap';
+import { deleteQueueKeys, testConfig } from '../support/test-app';
+
+// The structured logger is process-wide, so this file builds its only app itself, logging to a
+// stream it reads.
+describe('request logs', () => {
+  let config: AppConfig;
+  let app: INestApplication;
+  let http: TestAgent;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    config = testConfig({ LOG_LEVEL: 'info' });
+    await prepareDatabase(config.databaseUrl);
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, stream)] }).compile();
+    app = configureApp(moduleRef.createNestApplication({ bodyParser: false, logger: false }));
+    await app.init();
+    http = request(app.getHttpServer());
+  });
+  afterAll(async () => {
+    await app.close();
+    await dropDatabase(config.databaseUrl);
+    await deleteQueueKeys(config);
+  });
+
+  /** The log lines of a request; the line is written when the response finishes, so wait a little. */
+  const entriesFor = async (requestId: string) => {
+    for (let i = 0; i < 50; i++) {
+      const found = lines.map((line) => JSON.parse(line) as Record<string, any>).filter((entry) => entry.req?.id === requestId);
+      if (found.length > 0) return found;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return [];
+  };
+
+  it('writes one JSON line per request with its request id, workspace id and status, and no key', async () => {
+    const ws = await app.get(WorkspacesService).createWorkspace('Logged');
+    const res = await http.get('/v1/kb/icps').set('Authorization', `Bearer ${ws.api_key}`);
+    expect(res.status).toBe(200);
+    const entries = await entriesFor(res.headers['x-request-id']);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ workspace_id: ws.workspace_id, res: { statusCode: 200 }, req: { method: 'GET', url: '/v1/kb/icps' } });
+    expect(entries[0].req.headers.authorization).toBe('[redacted]');
+    expect(lines.join('\n')).not.toContain(ws.api_key.slice('svc_live_'.length));
+  });
+
+  it('refuses a key in the query string and logs the URL with it redacted', async () => {
+    const ws = await app.get(WorkspacesService).createWorkspace('Leaky');
+    const res = await http.get(`/v1/kb/icps?api_key=${ws.api_key}&limit=5`);
+    expect(res.status).toBe(401);
+    expect(JSON.stringify(res.body)).not.toContain(ws.api_key);
+    const [entry] = await entriesFor(res.headers['x-request-id']);
+    expect(entry.req.url).toBe('/v1/kb/icps?api_key=[redacted]&limit=5');
+    const other = await http.get(`/v1/kb/icps?q=${ws.api_key}`).set('Authorization', `Bearer ${ws.api_key}`);
+    expect(other.status).toBe(401);
+    expect((await entriesFor(other.headers['x-request-id']))[0].req.url).toBe('/v1/kb/icps?q=[redacted]');
+    expect(lines.join('\n')).not.toContain(ws.api_key.slice('svc_live_'.length));
+  });
+
+  it('never logs a presented wrong key either', async () => {
+    const guess = `svc_live_${'Gu3ss'.repeat(8)}`;
+    const res = await http.post('/v1/kb/icps').set('Authorization', `Bearer ${guess}`).send({ name: 'x' });
+    expect(res.status).toBe(401);
+    expect(await entriesFor(res.headers['x-request-id'])).toHaveLength(1);
+    expect(lines.join('\n')).not.toContain('Gu3ssGu3ss');
+  });
+});
+
+describe('redactUrl', () => {
+  it.each([
+    ['/v1/kb/icps?api_key=svc_live_abc&limit=1', '/v1/kb/icps?api_key=[redacted]&limit=1'],
+    ['/v1/x?apikey=abc', '/v1/x?apikey=[redacted]'],
+    ['/v1/x?token=abc#frag', '/v1/x?token=[redacted]#frag'],
+    ['/v1/x?cursor=svc_live_ABC123', '/v1/x?cursor=[redacted]'],
+    ['/v1/x/svc_live_ABC', '/v1/x/[redacted]'],
+    ['/v1/kb/icps?limit=10', '/v1/kb/icps?limit=10'],
+  ])('%s → %s', (url, expected) => {
+    expect(redactUrl(url)).toBe(expected);
+  });
+});

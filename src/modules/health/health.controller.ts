@@ -1,12 +1,72 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { HealthCheckService, HealthIndicatorResult, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Response } from 'express';
+import { DataSource } from 'typeorm';
 import { Public } from '../../shared/interface/http/auth.guard';
+import { RateLimiter } from '../../shared/interface/http/rate-limiter';
+import { PipelineProducer } from '../pipeline/infrastructure/pipeline.producer';
 
-/** Liveness: the process serves HTTP. Needs no key and says nothing about the data. */
+const REDIS_TIMEOUT_MS = 1_000;
+
+/**
+ * Liveness and readiness, outside the versioned API and without a key. Readiness fails (503) when
+ * PostgreSQL does not answer or migrations are pending; Redis being away is reported but does not
+ * fail it: the API keeps serving (the rate limiter fails open, accepted activities wait in the
+ * database for the sweeper).
+ */
 @Controller('health')
 export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly producer: PipelineProducer,
+    private readonly limiter: RateLimiter,
+  ) {}
+
   @Public()
   @Get('live')
   live(): { status: 'ok' } {
     return { status: 'ok' };
+  }
+
+  @Public()
+  @Get('ready')
+  async ready(@Res() res: Response): Promise<void> {
+    const redis = await this.redisUp();
+    try {
+      const result = await this.health.check([
+        () => this.database.pingCheck('database', { timeout: 2_000 }),
+        () => this.migrations(),
+      ]);
+      res.status(HttpStatus.OK).json({ ...result, redis: this.redisReport(redis) });
+    } catch (error) {
+      const body = (error as { getResponse?: () => object }).getResponse?.() ?? { status: 'error' };
+      res.status(HttpStatus.SERVICE_UNAVAILABLE).json({ ...body, redis: this.redisReport(redis) });
+    }
+  }
+
+  private async migrations(): Promise<HealthIndicatorResult> {
+    const pending = await this.dataSource.showMigrations();
+    if (pending) throw Object.assign(new Error('Migrations are pending'), { causes: { migrations: { status: 'down' } } });
+    return { migrations: { status: 'up' } };
+  }
+
+  private redisReport(up: boolean) {
+    return { status: up ? 'up' : 'down', rate_limit: up && this.limiter.storeAvailable ? 'on' : 'off (failing open)' };
+  }
+
+  private async redisUp(): Promise<boolean> {
+    try {
+      // Any queue read goes to Redis; a bounded wait keeps the probe fast when it is away.
+      await Promise.race([
+        this.producer.queue('resolve').count(),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), REDIS_TIMEOUT_MS).unref()),
+      ]);
+      return true;
+    } catch {
+      return false;
+    }
   }
 }

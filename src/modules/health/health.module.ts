@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { PipelineQueueModule } from '../pipeline/infrastructure/pipeline-queue.module';
 import { HealthController } from './health.controller';
 
-@Module({ controllers: [HealthController] })
+@Module({ imports: [TerminusModule.forRoot({ logger: false }), PipelineQueueModule], controllers: [HealthController] })
 export class HealthModule {}

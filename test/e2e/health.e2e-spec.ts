@@ -1,0 +1,48 @@
+import { RedisServer } from '../support/redis-server';
+import { startTestApp, TestApp } from '../support/test-app';
+
+describe('health', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers liveness and readiness without a key and without secrets', async () => {
+    const live = await t.http.get('/health/live');
+    expect(live.status).toBe(200);
+    expect(live.body).toEqual({ status: 'ok' });
+    const ready = await t.http.get('/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({
+      status: 'ok',
+      info: { database: { status: 'up' }, migrations: { status: 'up' } },
+      redis: { status: 'up', rate_limit: 'on' },
+    });
+    expect(JSON.stringify(ready.body)).not.toMatch(/postgres:\/\/|redis:\/\/|password|svc_live_/);
+  });
+});
+
+describe('readiness when Redis goes away', () => {
+  let t: TestApp;
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+    t = await startTestApp({ REDIS_URL: redis.url });
+  });
+  afterAll(async () => {
+    await redis.start();
+    await t.close();
+    await redis.waitForNoClients();
+    await redis.stop();
+  });
+
+  it('stays ready (the API keeps serving) and says that Redis is down and rate limiting off', async () => {
+    const ws = await t.newWorkspace();
+    await redis.stop();
+    await t.http.get('/v1/kb/icps').set('Authorization', ws.auth).expect(200);
+    const ready = await t.http.get('/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.redis).toEqual({ status: 'down', rate_limit: 'off (failing open)' });
+  });
+});

@@ -75,8 +75,8 @@ SELECT id AS buyer_id, row_number() OVER () AS n FROM buyers WHERE workspace_id 
 /*
  * Parameters: $1 workspace, $2 how many, $3 days back, $4 page paths, $5 topics, $6 sources;
  * reads the temporary seed_buyer_pool.
- * Triggers cycle through all nine; buyers are drawn from the workspace at random. A quarter of
- * the rows are cut to the minute, so many share a captured_at.
+ * Triggers cycle through all nine; buyers are drawn from the workspace at random. An eighth of
+ * the rows are cut to the hour and another eighth to the minute, so many share a captured_at.
  */
 export const INSERT_SIGNALS = `
 WITH pool_size AS (SELECT count(*) AS size FROM seed_buyer_pool)
@@ -123,7 +123,7 @@ SELECT ${idFrom('s.created_at')}, $1, s.buyer_id, s.type, s.trigger,
                    (ARRAY['visited_page', 'filled_form', 'abandoned_form', 'researched_topic', 'explored_product',
                           'evaluated_competitor', 'followed_page', 'commented_post', 'reacted_post'])[1 + g % 9] AS trigger,
                    ${pick('$4::text[]')} AS path, ${pick('$5::text[]')} AS topic, ${pick('$6::text[]')} AS source,
-                   date_trunc(CASE WHEN g % 4 = 0 THEN 'minute' ELSE 'second' END, now() - random() * ($3 || ' days')::interval) AS captured_at
+                   date_trunc(CASE WHEN g % 8 = 0 THEN 'hour' WHEN g % 4 = 0 THEN 'minute' ELSE 'second' END, now() - random() * ($3 || ' days')::interval) AS captured_at
               FROM generate_series(1, $2::int) AS g CROSS JOIN pool_size
             -- OFFSET 0 keeps the random pick per row, computed once, so the join below can hash on it.
             OFFSET 0

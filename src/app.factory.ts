@@ -2,6 +2,9 @@ import { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoLogger } from 'nestjs-pino';
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { newRequestId } from './shared/interface/http/request-id';
 import { AppConfig } from './config/config';
 import { AppModule } from './app.module';
 
@@ -19,6 +22,33 @@ export function nestLogLevels(config: AppConfig): LogLevel[] {
   return LOG_LEVELS[config.logLevel];
 }
 
+/**
+ * Requests Node's HTTP parser refuses before Express sees them (a request line or headers over
+ * 16 KiB, malformed framing) still get the error envelope (400 validation_error, param
+ * `headers`) and a request id.
+ */
+function answerUnparsableRequests(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const requestId = newRequestId();
+    const body = JSON.stringify({
+      error: {
+        code: 'validation_error',
+        message: tooLarge ? 'The request line or headers are too large.' : 'The request is malformed.',
+        request_id: requestId,
+        param: 'headers',
+      },
+    });
+    socket.end(
+      // 400 rather than 431: the API documents its statuses, and this is a bad request like any other.
+      `HTTP/1.1 400 Bad Request\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}
+
 /** Express settings every instance of the API needs, in production and in tests alike. */
 export function configureApp(app: INestApplication): INestApplication {
   const express = app as NestExpressApplication;
@@ -26,6 +56,7 @@ export function configureApp(app: INestApplication): INestApplication {
   // One string per query parameter name; a repeated name becomes an array and is rejected.
   express.set('query parser', 'simple');
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+  answerUnparsableRequests(app.getHttpServer() as Server);
   return app;
 }
 

@@ -42,6 +42,20 @@ const MARKET_KEYS = ['topic', 'company_website'];
 const LINKEDIN_KEYS = ['source', 'url', 'comment', 'reaction_type', 'company_name', 'post_title'];
 const OCCURRED_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
+const MAX_HINT_DEPTH = 8;
+
+/** True when objects/arrays in `value` nest deeper than `limit` (iterative: no recursion to overflow). */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(current as object)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
@@ -80,10 +94,15 @@ class Checker {
     return text;
   }
 
-  /** A free-form hint object: only its shape (an object of JSON values) is checked here. */
+  /**
+   * A free-form hint object: only its shape is checked here — an object of JSON values nested at
+   * most MAX_HINT_DEPTH deep (the known fields are two levels deep; anything deeper is noise that
+   * would only cost stack and storage).
+   */
   hints(value: unknown, field: string): Record<string, unknown> | undefined {
     if (value === undefined || value === null) return undefined;
     if (!isObject(value)) this.fail(field, 'must be an object');
+    if (depthExceeds(value, MAX_HINT_DEPTH)) this.fail(field, `must not be nested more than ${MAX_HINT_DEPTH} levels deep`);
     return value;
   }
 
@@ -113,7 +132,14 @@ function validateOne(raw: unknown, index: number): ActivityInput {
   if (!triggerBelongsTo(type, trigger)) c.fail('trigger', `must be one of ${SIGNAL_TRIGGERS[type].join(', ')}`);
   const occurredAt = c.requiredText(raw.occurred_at, 'occurred_at');
   const when = new Date(occurredAt);
-  if (!OCCURRED_AT.test(occurredAt) || Number.isNaN(when.getTime()) || when.toISOString().slice(0, 10) !== occurredAt.slice(0, 10)) {
+  const year = Number(occurredAt.slice(0, 4));
+  if (
+    !OCCURRED_AT.test(occurredAt) ||
+    Number.isNaN(when.getTime()) ||
+    when.toISOString().slice(0, 10) !== occurredAt.slice(0, 10) ||
+    year < 1900 ||
+    year > 2999
+  ) {
     c.fail('occurred_at', 'must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ssZ');
   }
 

@@ -150,6 +150,14 @@ export function validateKbInput(dto: KbDtoClass, body: unknown, readOnly: readon
   if (dto.kbMode === 'update' && keys.length === 0) {
     throw AppError.validation('body', 'Supply at least one field to update.');
   }
+  // Every field is text: anything else is refused before an object is built from the body, so
+  // no nested value (however deep, whatever its keys) is ever walked.
+  for (const [name, spec] of Object.entries(fields)) {
+    const value = body[name];
+    if (value !== undefined && value !== null && typeof value !== 'string') {
+      throw AppError.validation(name, `${checkFieldValue(name, spec, value) ?? `${name} must be a string`}.`);
+    }
+  }
 
   const instance = plainToInstance(dto, body) as unknown as Record<string, unknown>;
   const errors = validateSync(instance, { skipUndefinedProperties: true, forbidUnknownValues: false });

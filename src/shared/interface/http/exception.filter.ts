@@ -29,10 +29,27 @@ function isUnavailable(error: unknown): boolean {
   });
 }
 
-function toAppError(exception: unknown): AppError | null {
+/** Path parameter names of the KB resources whose ids are not plain `id`. */
+const KB_ID_PARAMS: Record<string, string> = { icps: 'icp_id', personas: 'persona_id' };
+
+/**
+ * A path segment that is not valid percent-encoding cannot be any id: on KB paths it is a
+ * malformed id (400 naming the parameter), elsewhere simply not found.
+ */
+function undecodablePath(path: string): AppError {
+  const kb = /^\/v1\/kb\/([a-z-]+)\//.exec(path);
+  if (kb) {
+    const param = KB_ID_PARAMS[kb[1]] ?? 'id';
+    return AppError.validation(param, `${param} is not a valid id.`);
+  }
+  return AppError.notFound();
+}
+
+function toAppError(exception: unknown, path: string): AppError | null {
   if (exception instanceof AppError) return exception;
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
+    if (status === 400 && /Failed to decode param/i.test(exception.message)) return undecodablePath(path);
     const code = STATUS_CODES[status];
     if (!code) return null;
     if (status === 404) return new AppError(code, 'No such route.');
@@ -63,7 +80,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const req = http.getRequest<AppRequest>();
     const res = http.getResponse<Response>();
     const requestId = req.state?.requestId ?? newRequestId();
-    const error = toAppError(exception);
+    const error = toAppError(exception, req.originalUrl?.split('?', 1)[0] ?? req.path ?? '');
     if (!error) {
       this.logger.error(
         { requestId, method: req.method, path: req.path, err: exception },

@@ -1,6 +1,6 @@
 /**
- * Pipeline throughput: N synthetic activities through intake → resolve → enrich → evaluate →
- * match against a knowledge base of realistic size, end to end; then the same number of empty
+ * Pipeline throughput: N synthetic activities (the demo generator) through intake → resolve →
+ * enrich → evaluate → match against the demo knowledge base at twice its size, end to end; then the same number of empty
  * jobs through four chained BullMQ queues on the same machine (the queue's own ceiling), and the
  * ratio of the two.
  *
@@ -31,6 +31,7 @@ import { TargetFormsService } from '../src/modules/kb/target-forms/target-forms.
 import { TargetPagesService } from '../src/modules/kb/target-pages/target-pages.module';
 import { TopicsService } from '../src/modules/kb/topics/topics.module';
 import { PipelineModule } from '../src/modules/pipeline/pipeline.module';
+import { demoActivity, demoKnowledgeBase } from '../src/modules/seed/demo-data';
 import { PIPELINE_QUEUES, PIPELINE_WORKER_OPTIONS } from '../src/modules/pipeline/infrastructure/queues';
 import { WorkspacesModule } from '../src/modules/workspaces/workspaces.module';
 import { WorkspacesService } from '../src/modules/workspaces/workspaces.service';
@@ -38,74 +39,20 @@ import { WorkspaceContext } from '../src/shared/application/workspace-context';
 import { redisOptionsFromUrl } from '../src/shared/infrastructure/redis';
 
 const N = Number(process.env.BENCH_ACTIVITIES ?? 20_000);
+const SERVICES = {
+  icps: IcpsService,
+  personas: PersonasService,
+  competitors: CompetitorsService,
+  products: ProductsService,
+  topics: TopicsService,
+  'target-pages': TargetPagesService,
+  'target-forms': TargetFormsService,
+  exclusions: ExclusionsService,
+};
 const run = randomBytes(3).toString('hex');
 
 @Module({})
 class BenchModule {}
-
-const INDUSTRIES = ['Financial Services', 'Insurance', 'Computer Software', 'Retail', 'Hospital & Health Care', 'Logistics and Supply Chain'];
-const COUNTRIES = ['Germany', 'France', 'United Kingdom', 'United States', 'Netherlands', 'Spain'];
-const TITLES = ['CFO', 'VP Finance', 'CTO', 'Head of Engineering', 'Software Engineer', 'Chief Revenue Officer', 'Marketing Manager'];
-
-function activity(i: number) {
-  const person = i % Math.max(1, Math.floor(N / 10));
-  const company = person % 500;
-  const common = {
-    external_id: `bench-${run}-${i}`,
-    occurred_at: new Date(Date.now() - (i % 100_000) * 60_000).toISOString().slice(0, 19) + 'Z',
-    identity: { email: `person${person}@company${company}.com` },
-    contact: { name: { first: `P${person}`, last: 'Bench' }, role: { title: TITLES[person % TITLES.length] } },
-    company: {
-      name: `Company ${company}`,
-      website: `https://company${company}.com`,
-      industries: [INDUSTRIES[company % INDUSTRIES.length]],
-      employee_count: 20 + ((company * 37) % 3000),
-      location: { country: COUNTRIES[company % COUNTRIES.length] },
-    },
-    attribution: { type: 'paid', source: 'google', source_name: 'Google Ads', source_logo: '' },
-  };
-  switch (i % 6) {
-    case 0:
-    case 1:
-    case 2:
-      return {
-        ...common,
-        type: 'website',
-        trigger: i % 6 === 2 ? 'filled_form' : 'visited_page',
-        website: {
-          url: `https://www.example.com/${i % 6 === 2 ? 'forms' : 'page'}-${i % 25}/?utm_source=google&gclid=g${i}`,
-          session: { id: `s${i}`, duration_secs: 120 },
-          device: { browser: 'Chrome', os: 'macOS' },
-        },
-      };
-    case 3:
-      return { ...common, type: 'market', trigger: 'researched_topic', market: { topic: `Topic ${i % 12}`, company_website: '' } };
-    case 4:
-      return { ...common, type: 'market', trigger: 'evaluated_competitor', market: { topic: '', company_website: `https://rival${i % 25}.com` } };
-    default:
-      return { ...common, type: 'linkedin', trigger: 'reacted_post', linkedin: { url: `https://www.linkedin.com/company/rival${i % 25}`, reaction_type: 'like' } };
-  }
-}
-
-async function seedKb(app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>, ctx: WorkspaceContext) {
-  for (let i = 0; i < 20; i++) {
-    await app.get(TargetPagesService).create(ctx, { name: `Page ${i}`, short_name: `page-${i}`, url: `example.com/page-${i}`, description: 'Visits matter' });
-    await app.get(CompetitorsService).create(ctx, { name: `Rival ${i}`, short_name: `rival-${i}`, domain: `rival${i}.com`, linkedin: `https://www.linkedin.com/company/rival${i}` });
-  }
-  for (let i = 0; i < 10; i++) {
-    await app.get(TargetFormsService).create(ctx, { name: `Form ${i}`, short_name: `form-${i}`, url: `example.com/forms-${i}`, description: 'Submissions matter' });
-    await app.get(TopicsService).create(ctx, { name: `Topic ${i}`, short_name: `topic-${i}`, description: 'A topic' });
-    await app.get(ProductsService).create(ctx, { name: `Product ${i}`, short_name: `product-${i}`, description: 'A product' });
-    await app.get(IcpsService).create(ctx, {
-      name: `ICP ${i}`, short_name: `icp-${i}`,
-      description: `Industries: ${INDUSTRIES[i % INDUSTRIES.length]}. Employees: ${50 + i * 10}-${1000 + i * 100}. Countries: ${COUNTRIES[i % COUNTRIES.length]}, ${COUNTRIES[(i + 1) % COUNTRIES.length]}.`,
-    });
-    await app.get(PersonasService).create(ctx, { name: `Persona ${i}`, short_name: `persona-${i}`, description: `Titles: ${TITLES[i % TITLES.length]}. Seniority: C-level, VP, Director.` });
-  }
-  for (let i = 0; i < 5; i++) {
-    await app.get(ExclusionsService).create(ctx, { name: `Excluded ${i}`, short_name: `excluded-${i}`, domain: `company${400 + i}.com`, description: 'Existing customer' });
-  }
-}
 
 async function pipelineRate(databaseUrl: string, prefix: string): Promise<{ seconds: number; processed: number; discarded: number }> {
   const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, QUEUE_PREFIX: prefix, LOG_LEVEL: 'error' });
@@ -120,13 +67,13 @@ async function pipelineRate(databaseUrl: string, prefix: string): Promise<{ seco
   try {
     const ws = await app.get(WorkspacesService).createWorkspace('Pipeline bench');
     const ctx = WorkspaceContext.forConsole(ws.workspace_id, 'bench');
-    await seedKb(app, ctx);
+    for (const record of demoKnowledgeBase(2)) await app.get(SERVICES[record.resource] as never as typeof IcpsService).create(ctx, record.body);
     const intake = app.get(ActivitiesService);
     const started = Date.now();
     let first = '';
     let last = '';
     for (let offset = 0; offset < N; offset += 1000) {
-      const batch = Array.from({ length: Math.min(1000, N - offset) }, (_, k) => activity(offset + k));
+      const batch = Array.from({ length: Math.min(1000, N - offset) }, (_, k) => demoActivity(offset + k, N, run));
       const answer = await intake.intake(ctx, { activities: batch });
       first ||= answer.data[0].id.slice(4);
       last = answer.data[answer.data.length - 1].id.slice(4);

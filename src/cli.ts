@@ -13,6 +13,8 @@ import { ActivitiesService } from './modules/activities/activities.service';
 import { DirectoryImportError, DirectoryImportService } from './modules/directory/directory-import.service';
 import { DirectoryModule } from './modules/directory/directory.module';
 import { BulkSeedService } from './modules/seed/bulk-seed.service';
+import { DemoSeedModule } from './modules/seed/demo-seed.module';
+import { DemoSeedService } from './modules/seed/demo-seed.service';
 import { SeedModule } from './modules/seed/seed.module';
 import { WorkspaceContext } from './shared/application/workspace-context';
 import { OperationError, WorkspacesService } from './modules/workspaces/workspaces.service';
@@ -104,6 +106,28 @@ export function buildProgram(): Command {
         [SeedModule],
       );
       print({ ...result, seconds: Math.round((Date.now() - started) / 100) / 10 });
+    });
+
+  seed
+    .command('demo')
+    .description('create a demo workspace with a knowledge base and run activities through the pipeline')
+    .option('--activities <n>', 'activities to run through the pipeline', wholeNumber, 3000)
+    .action(async (options: { activities: number }) => {
+      const bar = new ProgressBar();
+      const port = process.env.PORT || '3000';
+      const result = await withContext(
+        (app) => app.get(DemoSeedService).seed(options.activities, (phase, done, total) => bar.update(phase, done, total)),
+        [DemoSeedModule],
+      );
+      const auth = `-H "Authorization: Bearer ${result.api_key}"`;
+      print({
+        ...result,
+        try: [
+          `curl -s ${auth} "http://localhost:${port}/v1/buyers?limit=5"`,
+          `curl -s ${auth} "http://localhost:${port}/v1/signals?type=website&trigger=visited_page&limit=5"`,
+          `curl -s ${auth} "http://localhost:${port}/v1/kb/icps"`,
+        ],
+      });
     });
 
   program

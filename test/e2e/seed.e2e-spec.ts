@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { expectFailure, oneJsonLine, runCli } from '../support/cli';
+import { runCliWith } from '../support/worker-process';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('seed bulk', () => {
@@ -71,5 +72,38 @@ describe('seed bulk', () => {
     expectFailure(await runCli(t.config.databaseUrl, 'seed', 'bulk', '--workspace', ws.workspace_id, '--signals', '10'));
     const rows = await db.query('SELECT count(*)::int AS n FROM buyers WHERE workspace_id = $1', [internal(ws.workspace_id)]);
     expect(rows.rows[0].n).toBe(0);
+  });
+});
+
+describe('seed demo', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('makes a demo workspace, runs its activities through the real pipeline and prints a working key and curl commands', async () => {
+    const out = oneJsonLine(await runCliWith(t.config, ['seed', 'demo', '--activities', '120']));
+    expect(out).toMatchObject({
+      workspace_id: expect.stringMatching(/^wor_\d{19}$/),
+      api_key: expect.stringMatching(/^svc_live_/),
+      knowledge_base: expect.any(Number),
+      activities: 120,
+    });
+    expect((out.processed as number) + (out.discarded as number)).toBe(120);
+    expect(out.processed as number).toBeGreaterThan(60);
+    const tries = out.try as string[];
+    expect(tries).toHaveLength(3);
+    for (const command of tries) expect(command).toContain(`Bearer ${out.api_key}`);
+
+    const auth = `Bearer ${out.api_key}`;
+    const icps = await t.http.get('/v1/kb/icps').set('Authorization', auth);
+    expect(icps.body.data.length).toBeGreaterThan(0);
+    const buyers = await t.http.get('/v1/buyers').query({ limit: 100 }).set('Authorization', auth);
+    expect(buyers.body.data.length).toBeGreaterThan(0);
+    expect(buyers.body.data.some((b: { company_info: { is_icp: boolean } }) => b.company_info.is_icp)).toBe(true);
+    const signals = await t.http.get('/v1/signals').query({ limit: 1000 }).set('Authorization', auth);
+    expect(signals.body.data).toHaveLength(out.processed as number);
+    expect(new Set(signals.body.data.map((s: { type: string }) => s.type))).toEqual(new Set(['website', 'market', 'linkedin']));
   });
 });

@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { KbService } from '../../shared/application/kb.service';
+import { WorkspaceContext } from '../../shared/application/workspace-context';
+import { ActivitiesRepository } from '../activities/activities.repository';
+import { ActivitiesService } from '../activities/activities.service';
+import { CompetitorsService } from '../kb/competitors/competitors.module';
+import { ExclusionsService } from '../kb/exclusions/exclusions.module';
+import { IcpsService } from '../kb/icps/icps.module';
+import { PersonasService } from '../kb/personas/personas.module';
+import { ProductsService } from '../kb/products/products.module';
+import { TargetFormsService } from '../kb/target-forms/target-forms.module';
+import { TargetPagesService } from '../kb/target-pages/target-pages.module';
+import { TopicsService } from '../kb/topics/topics.module';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { demoActivity, demoKnowledgeBase, KbSeed } from './demo-data';
+
+const SERVICES = {
+  icps: IcpsService,
+  personas: PersonasService,
+  competitors: CompetitorsService,
+  products: ProductsService,
+  topics: TopicsService,
+  'target-pages': TargetPagesService,
+  'target-forms': TargetFormsService,
+  exclusions: ExclusionsService,
+} as const;
+
+export interface DemoResult {
+  workspace_id: string;
+  api_key: string;
+  key_id: string;
+  knowledge_base: number;
+  activities: number;
+  processed: number;
+  discarded: number;
+}
+
+/**
+ * A demo workspace: a realistic knowledge base, then a few thousand activities through the real
+ * pipeline (the calling process must run the workers), waiting until every one has finished.
+ */
+@Injectable()
+export class DemoSeedService {
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    private readonly workspaces: WorkspacesService,
+    private readonly intake: ActivitiesService,
+    private readonly activities: ActivitiesRepository,
+  ) {}
+
+  async seed(count: number, onProgress: (phase: string, done: number, total: number) => void = () => undefined): Promise<DemoResult> {
+    const created = await this.workspaces.createWorkspace('Demo');
+    const ctx = WorkspaceContext.forConsole(created.workspace_id, 'demo-seed');
+    const kb = demoKnowledgeBase();
+    for (const [index, record] of kb.entries()) {
+      await this.service(record).create(ctx, record.body);
+      onProgress('knowledge base', index + 1, kb.length);
+    }
+    const run = randomBytes(3).toString('hex');
+    let first = '';
+    let last = '';
+    for (let offset = 0; offset < count; offset += 1000) {
+      const batch = Array.from({ length: Math.min(1000, count - offset) }, (_, k) => demoActivity(offset + k, count, run));
+      const answer = await this.intake.intake(ctx, { activities: batch });
+      first ||= String(BigInt(answer.data[0].id.slice(4)));
+      last = String(BigInt(answer.data[answer.data.length - 1].id.slice(4)));
+      onProgress('ingest', Math.min(offset + 1000, count), count);
+    }
+    for (;;) {
+      const progress = count > 0 ? await this.activities.progress(ctx, first, last) : { pending: 0, processed: 0, discarded: 0 };
+      onProgress('pipeline', progress.processed + progress.discarded, count);
+      if (progress.pending === 0) {
+        return { ...created, knowledge_base: kb.length, activities: count, processed: progress.processed, discarded: progress.discarded };
+      }
+      await sleep(250);
+    }
+  }
+
+  private service(record: KbSeed): KbService<never> {
+    return this.moduleRef.get(SERVICES[record.resource] as never, { strict: false });
+  }
+}

@@ -7,6 +7,8 @@ import { ActivitiesModule } from './modules/activities/activities.module';
 import { BuyersModule } from './modules/buyers/buyers.module';
 import { HealthModule } from './modules/health/health.module';
 import { KbModule } from './modules/kb/kb.module';
+import { HttpMetricsMiddleware } from './modules/metrics/metrics.middleware';
+import { MetricsModule } from './modules/metrics/metrics.module';
 import { PipelineModule } from './modules/pipeline/pipeline.module';
 import { SignalsModule } from './modules/signals/signals.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
@@ -33,6 +35,7 @@ export class AppModule implements NestModule {
         LoggingModule.forRoot(logDestination),
         RateLimitModule,
         HealthModule,
+        MetricsModule,
         WorkspacesModule,
         KbModule,
         BuyersModule,
@@ -50,6 +53,8 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
+    // Ahead of the rest, so that responses the later middleware refuse (401, 429) are counted too.
+    consumer.apply(HttpMetricsMiddleware).forRoutes('*');
     // Order matters: request id, then the key (DESIGN §1: authentication first), the workspace's
     // rate limit, and only then the body.
     consumer.apply(RequestIdMiddleware, ApiKeyMiddleware, RateLimitMiddleware, JsonBodyMiddleware).forRoutes('*');

@@ -50,8 +50,8 @@ export class LoggingModule {
                   remoteAddress: req.remoteAddress,
                 }),
               },
-              // Probes would drown the requests that matter.
-              autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health/') },
+              // Probes and metric scrapes would drown the requests that matter.
+              autoLogging: { ignore: (req: IncomingMessage) => /^\/(health\/|metrics(?:[/?]|$))/.test(req.url ?? '') },
             };
             return { pinoHttp: destination ? [options, destination] : options };
           },

@@ -1,11 +1,12 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, Type } from '@nestjs/common';
+import { Inject, Optional, Type } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
 import { EnrichStep } from '../application/enrich.step';
 import { EvaluateStep } from '../application/evaluate.step';
 import { MatchStep } from '../application/match.step';
 import { PipelineStep } from '../application/pipeline-step';
 import { ResolveStep } from '../application/resolve.step';
+import { MetricsService } from '../../metrics/metrics.service';
 import { PipelineProducer } from './pipeline.producer';
 import { isPipelineJob, PIPELINE_WORKER_OPTIONS, PipelineQueue } from './queues';
 
@@ -23,11 +24,23 @@ function PipelineProcessor(queue: PipelineQueue, step: Type<PipelineStep>): Type
     constructor(
       @Inject(step) private readonly pipelineStep: PipelineStep,
       private readonly producer: PipelineProducer,
+      // Absent in the worker process, which serves no /metrics to expose the counts on.
+      @Optional() private readonly metrics?: MetricsService,
     ) {
       super();
     }
 
     async process(job: Job): Promise<void> {
+      try {
+        await this.runStep(job);
+      } catch (error) {
+        this.metrics?.recordPipelineJob(queue, 'failed');
+        throw error;
+      }
+      this.metrics?.recordPipelineJob(queue, 'completed');
+    }
+
+    private async runStep(job: Job): Promise<void> {
       if (!isPipelineJob(job.data)) throw new UnrecoverableError('Malformed pipeline job payload');
       const next = await this.pipelineStep.run(job.data);
       if (next) await this.producer.enqueue(next, job.data);

@@ -1,0 +1,129 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { PipelineProducer } from '../pipeline/infrastructure/pipeline.producer';
+import { PIPELINE_QUEUES, PipelineQueue } from '../pipeline/infrastructure/queues';
+
+/** A scrape must stay fast when Redis is away; queue counts are skipped past this. */
+const QUEUE_COUNT_TIMEOUT_MS = 500;
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const;
+
+export type PipelineJobOutcome = 'completed' | 'failed';
+
+/** Label used for requests no route handled: the raw URL would make the series unbounded. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The pg Pool behind TypeORM's postgres driver; TypeORM does not type it. */
+interface PgPoolCounts {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
+/**
+ * The service's own metrics, on the application's registry. Queue and pool gauges are read when
+ * scraped rather than kept up to date, so they cost nothing between scrapes.
+ */
+@Injectable()
+export class MetricsService {
+  private readonly httpRequests: Counter<'method' | 'route' | 'status'>;
+  private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  private readonly pipelineJobs: Counter<'queue' | 'outcome'>;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly producer: PipelineProducer,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
+    const registers = [registry];
+    this.httpRequests = new Counter({
+      name: 'bi_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.httpDuration = new Histogram({
+      name: 'bi_http_request_duration_seconds',
+      help: 'Time from receiving an HTTP request to finishing its response, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.pipelineJobs = new Counter({
+      name: 'bi_pipeline_jobs_total',
+      help: 'Pipeline jobs run by the workers of this process, by queue and outcome (failed counts every failed attempt)',
+      labelNames: ['queue', 'outcome'],
+      registers,
+    });
+    const queueJobs: Gauge<'queue' | 'state'> = new Gauge({
+      name: 'bi_queue_jobs',
+      help: 'Jobs per pipeline queue and state, read from Redis at scrape time (absent when Redis does not answer)',
+      labelNames: ['queue', 'state'],
+      registers,
+      collect: () => this.collectQueueJobs(queueJobs),
+    });
+    const poolConnections: Gauge<'state'> = new Gauge({
+      name: 'bi_db_pool_connections',
+      help: 'PostgreSQL pool connections: total, idle, and requests waiting for one',
+      labelNames: ['state'],
+      registers,
+      collect: () => this.collectPool(poolConnections),
+    });
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  metrics(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  recordRequest(method: string, route: string, status: number, seconds: number): void {
+    const labels = { method, route, status: String(status) };
+    this.httpRequests.inc(labels);
+    this.httpDuration.observe(labels, seconds);
+  }
+
+  recordPipelineJob(queue: PipelineQueue, outcome: PipelineJobOutcome): void {
+    this.pipelineJobs.inc({ queue, outcome });
+  }
+
+  private async collectQueueJobs(gauge: Gauge<'queue' | 'state'>): Promise<void> {
+    // Stale counts from an earlier scrape would look current; a queue that does not answer has none.
+    gauge.reset();
+    const counts = await Promise.all(
+      PIPELINE_QUEUES.map((queue) =>
+        withTimeout(this.producer.queue(queue).getJobCounts(...QUEUE_STATES), QUEUE_COUNT_TIMEOUT_MS).then(
+          (byState) => ({ queue, byState }),
+          () => null,
+        ),
+      ),
+    );
+    for (const entry of counts) {
+      if (!entry) continue;
+      for (const state of QUEUE_STATES) gauge.set({ queue: entry.queue, state }, entry.byState[state] ?? 0);
+    }
+  }
+
+  private collectPool(gauge: Gauge<'state'>): void {
+    gauge.reset();
+    const pool = this.dataSource.isInitialized
+      ? ((this.dataSource.driver as unknown as { master?: PgPoolCounts }).master ?? undefined)
+      : undefined;
+    if (!pool) return;
+    gauge.set({ state: 'total' }, pool.totalCount);
+    gauge.set({ state: 'idle' }, pool.idleCount);
+    gauge.set({ state: 'waiting' }, pool.waitingCount);
+  }
+}

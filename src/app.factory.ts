@@ -55,9 +55,34 @@ export function configureApp(app: INestApplication): INestApplication {
   express.disable('x-powered-by');
   // One string per query parameter name; a repeated name becomes an array and is rejected.
   express.set('query parser', 'simple');
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   answerUnparsableRequests(app.getHttpServer() as Server);
   return app;
+}
+
+const DRAIN_TIMEOUT_MS = 25_000;
+
+/**
+ * Orderly stop on SIGTERM/SIGINT: stop accepting connections and let the requests in flight
+ * finish (idle keep-alive connections are closed at once), and only then close the application —
+ * its database pool, queues and workers — so no request in flight loses its connections.
+ */
+export function drainOnSignals(app: INestApplication, logger: { log(message: string): void }): void {
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.log(`${signal}: finishing requests in flight, then stopping`);
+    const server = app.getHttpServer() as Server;
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, DRAIN_TIMEOUT_MS).unref());
+    await Promise.race([drained, timeout]);
+    server.closeAllConnections();
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', (signal) => void stop(signal));
+  process.once('SIGINT', (signal) => void stop(signal));
 }
 
 /** The API application; the body parser is ours (see JsonBodyMiddleware), so Nest's is off. */

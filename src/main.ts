@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { createApp } from './app.factory';
+import { createApp, drainOnSignals } from './app.factory';
 import { ConfigError, loadConfig } from './config/config';
 import { prepareDatabase } from './database/bootstrap';
 
@@ -14,6 +14,7 @@ async function main(): Promise<void> {
   }
   const app = await createApp(config);
   await app.listen(config.port);
+  drainOnSignals(app, logger);
   logger.log(`Listening on port ${config.port}`);
 }
 

@@ -1,0 +1,77 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { oneJsonLine, runCli } from '../support/cli';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const ROOT = resolve(__dirname, '..', '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((done, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+describe('API shutdown on SIGTERM', () => {
+  let t: TestApp;
+  let api: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    if (api && api.exitCode === null && api.signalCode === null) api.kill('SIGKILL');
+    await t.close();
+  });
+
+  it('finishes every request in flight, then exits 0 and takes no new ones', async () => {
+    const ws = await t.newWorkspace();
+    oneJsonLine(await runCli(t.config.databaseUrl, 'seed', 'bulk', '--workspace', ws.workspace_id, '--buyers', '200', '--signals', '3000'));
+
+    const port = await freePort();
+    api = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATABASE_URL: t.config.databaseUrl,
+        QUEUE_PREFIX: t.config.queuePrefix,
+        RUN_WORKERS: 'false',
+        RATE_LIMIT_LIMIT: '100000',
+        CURSOR_SECRET: 'shutdown-test-secret-0123456789',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+      api!.once('exit', (code, signal) => done({ code, signal })),
+    );
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 200; i++) {
+      const up = await fetch(`${base}/health/live`).then((r) => r.ok, () => false);
+      if (up) break;
+      await new Promise((done) => setTimeout(done, 100));
+    }
+
+    // Many large pages at once, so some are certainly in flight when the signal arrives.
+    const inFlight = Array.from({ length: 40 }, () =>
+      fetch(`${base}/v1/signals?limit=1000`, { headers: { Authorization: ws.auth } }).then(
+        async (res) => ({ status: res.status, count: ((await res.json()) as { data: unknown[] }).data.length }),
+        (error: Error) => ({ status: 0, count: 0, error: error.message }),
+      ),
+    );
+    await new Promise((done) => setTimeout(done, 20));
+    api.kill('SIGTERM');
+
+    const results = await Promise.all(inFlight);
+    expect(results.filter((r) => r.status !== 200)).toEqual([]);
+    expect(results.every((r) => r.count === 1000)).toBe(true);
+    await expect(exited).resolves.toEqual({ code: 0, signal: null });
+    await expect(fetch(`${base}/health/live`)).rejects.toThrow();
+  }, 60_000);
+});

@@ -2,11 +2,12 @@ import { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoLogger } from 'nestjs-pino';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { newRequestId } from './shared/interface/http/request-id';
 import { AppConfig } from './config/config';
 import { AppModule } from './app.module';
+import { setupOpenApi } from './openapi';
 
 const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
   silent: [],
@@ -56,27 +57,45 @@ export function configureApp(app: INestApplication): INestApplication {
   // One string per query parameter name; a repeated name becomes an array and is rejected.
   express.set('query parser', 'simple');
   answerUnparsableRequests(app.getHttpServer() as Server);
+  // Registered before the middleware (which Nest mounts at init), and listed in PUBLIC_PATHS too.
+  setupOpenApi(app);
   return app;
 }
 
 const DRAIN_TIMEOUT_MS = 25_000;
 
 /**
- * Orderly stop on SIGTERM/SIGINT: stop accepting connections and let the requests in flight
- * finish (idle keep-alive connections are closed at once), and only then close the application —
+ * Orderly stop on SIGTERM/SIGINT: let the requests in flight finish (answering with
+ * `Connection: close`), stop listening once no request has run for a moment, and only then close
+ * the application —
  * its database pool, queues and workers — so no request in flight loses its connections.
  */
+const QUIET_MS = 250;
+
 export function drainOnSignals(app: INestApplication, logger: { log(message: string): void }): void {
   let stopping = false;
+  let active = 0;
+  const server = app.getHttpServer() as Server;
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    active += 1;
+    // While draining, every response asks its client to close the connection.
+    if (stopping) res.setHeader('Connection', 'close');
+    res.once('close', () => (active -= 1));
+  });
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     logger.log(`${signal}: finishing requests in flight, then stopping`);
-    const server = app.getHttpServer() as Server;
-    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    const timeout = new Promise<void>((resolve) => setTimeout(resolve, DRAIN_TIMEOUT_MS).unref());
-    await Promise.race([drained, timeout]);
+    // Keep serving until no request has been running for a short quiet spell: closing the
+    // listener at once would also reset connections whose request is still on its way in.
+    const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+    let quietSince = Date.now();
+    while (Date.now() < deadline) {
+      if (active > 0) quietSince = Date.now();
+      else if (Date.now() - quietSince >= QUIET_MS) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    server.close();
     server.closeAllConnections();
     await app.close();
     process.exit(0);

@@ -1,4 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import {
   cursorParser,
@@ -8,6 +10,14 @@ import {
   ListQueryPipe,
   timestampParser,
 } from '../../shared/interface/http/list-query.pipe';
+import {
+  ApiErrors,
+  ApiKeyAuth,
+  CURSOR_QUERY,
+  LIMIT_QUERY,
+  pageSchema,
+  TIMESTAMP_SCHEMA,
+} from '../../shared/interface/http/openapi.decorators';
 import { CurrentWorkspace } from '../../shared/interface/http/workspace.interceptor';
 import { BuyerListQuery, BuyersService } from './buyers.service';
 
@@ -23,16 +33,106 @@ const buyerListQuery = new ListQueryPipe<BuyerListQuery>(
   { limit: DEFAULT_PAGE_SIZE, sort_by: 'created_at', sort_order: 'desc' },
 );
 
+const str: SchemaObject = { type: 'string' };
+const strings = (...names: string[]): SchemaObject => ({
+  type: 'object',
+  properties: Object.fromEntries(names.map((name) => [name, str])),
+});
+const SIGNAL_TYPE: SchemaObject = { type: 'string', enum: ['website', 'market', 'linkedin'] };
+
+/** The Buyer as served; the nested objects' absent texts are empty strings, never missing. */
+const BUYER_SCHEMA: SchemaObject = {
+  type: 'object',
+  title: 'Buyer',
+  required: ['id', 'client_id', 'contact_info', 'company_info', 'created_at', 'updated_at'],
+  properties: {
+    id: { type: 'string', example: 'buy_1234567890' },
+    client_id: { type: 'string', example: 'wor_1234567890' },
+    contact_info: {
+      type: 'object',
+      properties: {
+        name: strings('first', 'middle', 'last'),
+        role: strings('title', 'function', 'seniority', 'start_date'),
+        email: { type: 'object', properties: { work: str, is_valid: { type: 'boolean' } } },
+        phone: { type: 'object', properties: { mobile: str, is_valid: { type: 'boolean' } } },
+        social: {
+          type: 'object',
+          properties: {
+            ...strings('linkedin', 'twitter', 'github', 'facebook').properties,
+            linkedin_followers: { type: 'integer' },
+            is_linkedin_valid: { type: 'boolean' },
+          },
+        },
+        location: strings('city', 'state', 'country', 'postal_code'),
+        photo_url: str,
+        is_persona: { type: 'boolean' },
+        persona_id: str,
+        persona_name: str,
+        persona_reasoning: str,
+      },
+    },
+    company_info: {
+      type: 'object',
+      properties: {
+        ...strings('name', 'website', 'logo', 'company_type').properties,
+        industries: { type: 'array', items: str },
+        employee_count: { type: 'integer' },
+        founded_year: { type: 'integer' },
+        annual_revenue: { type: 'number' },
+        total_funding: { type: 'number' },
+        social: strings('linkedin', 'twitter', 'facebook'),
+        location: strings('street_address', 'city', 'state', 'postal_code', 'country'),
+        latest_funding_stage: str,
+        latest_funding_round_date: { type: 'string', description: '`YYYY-MM-DD`, or `""` when absent' },
+        is_icp: { type: 'boolean' },
+        icp_id: str,
+        icp_name: str,
+        icp_reasoning: str,
+      },
+    },
+    hems: { type: 'array', items: strings('type', 'value') },
+    target_lists: { type: 'array', items: strings('id', 'name') },
+    signal_count: {
+      type: 'object',
+      properties: Object.fromEntries(['total', 'website', 'market', 'linkedin'].map((name) => [name, { type: 'integer' }])),
+    },
+    attribution: strings('type', 'source', 'source_name', 'source_logo'),
+    first_signal_id: str,
+    last_signal_id: str,
+    first_signal_type: SIGNAL_TYPE,
+    last_signal_type: SIGNAL_TYPE,
+    first_signal_trigger: str,
+    last_signal_trigger: str,
+    created_at: TIMESTAMP_SCHEMA,
+    updated_at: TIMESTAMP_SCHEMA,
+  },
+};
+
 @Controller('v1/buyers')
+@ApiTags('Buyers')
+@ApiKeyAuth()
 export class BuyersController {
   constructor(private readonly buyers: BuyersService) {}
 
   @Get()
+  @ApiOperation({ operationId: 'list_buyers', summary: 'List Buyers, newest first by default' })
+  @ApiQuery(LIMIT_QUERY)
+  @ApiQuery(CURSOR_QUERY)
+  @ApiQuery({ name: 'created_after', required: false, description: '`created_at >= value`', schema: TIMESTAMP_SCHEMA })
+  @ApiQuery({ name: 'created_before', required: false, description: '`created_at < value`', schema: TIMESTAMP_SCHEMA })
+  @ApiQuery({ name: 'sort_by', required: false, schema: { type: 'string', enum: ['created_at'], default: 'created_at' } })
+  @ApiQuery({ name: 'sort_order', required: false, schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' } })
+  @ApiOkResponse({ description: 'One page of Buyers', schema: pageSchema(BUYER_SCHEMA, true) })
+  @ApiErrors(400, 503)
   list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(buyerListQuery) query: BuyerListQuery) {
     return this.buyers.list(ctx, query);
   }
 
   @Get(':buyer_id')
+  @ApiOperation({ operationId: 'get_buyer', summary: 'Retrieve a Buyer' })
+  @ApiParam({ name: 'buyer_id', required: true, schema: { type: 'string', pattern: '^buy_', example: 'buy_1234567890' } })
+  @ApiOkResponse({ description: 'The Buyer', schema: BUYER_SCHEMA })
+  @ApiErrors(400, 404, 503)
   get(@CurrentWorkspace() ctx: WorkspaceContext, @Param('buyer_id') buyerId: string) {
     return this.buyers.get(ctx, buyerId);
   }

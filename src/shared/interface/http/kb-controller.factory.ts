@@ -1,10 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Type } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import { KbListQuery, KbService, KbRecordView } from '../../application/kb.service';
 import { Page } from '../../application/pagination';
 import { KbResource } from '../../application/kb-resource';
 import { WorkspaceContext } from '../../application/workspace-context';
 import { KbRecordEntity } from '../../infrastructure/kb-record.entity';
 import { kbListQueryPipe } from './list-query.pipe';
+import { ApiErrors, ApiKeyAuth, CURSOR_QUERY, kbSchemas, LIMIT_QUERY, pageSchema } from './openapi.decorators';
 import { CurrentWorkspace } from './workspace.interceptor';
 
 /** The controller of a knowledge-base resource: routes from its declaration, one service call each. */
@@ -26,34 +37,65 @@ export function KbController<E extends KbRecordEntity>(
   serviceClass: Type<KbService<E>>,
 ): Type<KbControllerInstance> {
   const byId = `:${resource.idParam}`;
+  const schemas = kbSchemas(resource);
+  const idParam = ApiParam({
+    name: resource.idParam,
+    required: true,
+    schema: { type: 'string', example: `${resource.idPrefix}1234567890` },
+  });
+  const noun = resource.name;
 
   @Controller(`v1/kb/${resource.path}`)
+  @ApiTags(`Knowledge base: ${resource.path}`)
+  @ApiKeyAuth()
   class GeneratedKbController implements KbControllerInstance {
     constructor(@Inject(serviceClass) private readonly service: KbService<E>) {}
 
     @Get()
+    @ApiOperation({ operationId: `list_${resource.path}`, summary: `List active ${noun} records` })
+    @ApiQuery(LIMIT_QUERY)
+    @ApiQuery(CURSOR_QUERY)
+    @ApiOkResponse({ description: 'One page of records', schema: pageSchema(schemas.record) })
+    @ApiErrors(400)
     list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(kbListQueryPipe) query: KbListQuery) {
       return this.service.list(ctx, query);
     }
 
     @Get(byId)
+    @ApiOperation({ operationId: `get_${resource.path}`, summary: `Retrieve a ${noun}` })
+    @idParam
+    @ApiOkResponse({ description: 'The record', schema: schemas.record })
+    @ApiErrors(400, 404)
     get(@CurrentWorkspace() ctx: WorkspaceContext, @Param(resource.idParam) id: string) {
       return this.service.get(ctx, id);
     }
 
     @Post()
     @HttpCode(201)
+    @ApiOperation({ operationId: `create_${resource.path}`, summary: `Create a ${noun}` })
+    @ApiBody({ required: true, schema: schemas.create })
+    @ApiCreatedResponse({ description: 'The created record', schema: schemas.record })
+    @ApiErrors(400, 403, 409, 413)
     create(@CurrentWorkspace() ctx: WorkspaceContext, @Body() body: unknown) {
       return this.service.create(ctx, body);
     }
 
     @Patch(byId)
+    @ApiOperation({ operationId: `update_${resource.path}`, summary: `Update some fields of a ${noun}` })
+    @idParam
+    @ApiBody({ required: true, schema: schemas.update })
+    @ApiOkResponse({ description: 'The updated record', schema: schemas.record })
+    @ApiErrors(400, 403, 404, 409, 413)
     update(@CurrentWorkspace() ctx: WorkspaceContext, @Param(resource.idParam) id: string, @Body() body: unknown) {
       return this.service.update(ctx, id, body);
     }
 
     @Delete(byId)
     @HttpCode(204)
+    @ApiOperation({ operationId: `delete_${resource.path}`, summary: `Delete a ${noun}` })
+    @idParam
+    @ApiNoContentResponse({ description: 'Deleted; no body' })
+    @ApiErrors(400, 403, 404)
     remove(@CurrentWorkspace() ctx: WorkspaceContext, @Param(resource.idParam) id: string) {
       return this.service.remove(ctx, id);
     }

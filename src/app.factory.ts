@@ -1,4 +1,4 @@
-import { INestApplication, LogLevel } from '@nestjs/common';
+import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoLogger } from 'nestjs-pino';
@@ -8,20 +8,6 @@ import { newRequestId } from './shared/interface/http/request-id';
 import { AppConfig } from './config/config';
 import { AppModule } from './app.module';
 import { setupOpenApi } from './openapi';
-
-const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
-  silent: [],
-  fatal: ['fatal'],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
-  trace: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-};
-
-export function nestLogLevels(config: AppConfig): LogLevel[] {
-  return LOG_LEVELS[config.logLevel];
-}
 
 /**
  * Requests Node's HTTP parser refuses before Express sees them (a request line or headers over

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { nestLogLevels } from './app.factory';
+import { Logger as PinoLogger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from './config/config';
 import { prepareDatabase } from './database/bootstrap';
 import { WorkerModule } from './worker.module';
@@ -15,7 +15,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = new Logger('Worker');
   await prepareDatabase(config.databaseUrl);
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: nestLogLevels(config) });
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
+  // The same structured logger as the API (JSON, or readable lines on a terminal).
+  app.useLogger(app.get(PinoLogger));
   // A stop on SIGTERM/SIGINT is an orderly end: exit 0 once the workers have closed.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await app.init();

@@ -53,7 +53,10 @@ export class LoggingModule {
               // Probes and metric scrapes would drown the requests that matter.
               autoLogging: { ignore: (req: IncomingMessage) => /^\/(health\/|metrics(?:[/?]|$))/.test(req.url ?? '') },
             };
-            return { pinoHttp: destination ? [options, destination] : options };
+            if (destination) return { pinoHttp: [options, destination] };
+            // People reading a terminal get readable lines; pipes and files get JSON.
+            const pretty = process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { singleLine: true } } } : {};
+            return { pinoHttp: { ...options, ...pretty } };
           },
         }),
       ],

@@ -2,42 +2,25 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
-import {
-  cursorParser,
-  DEFAULT_PAGE_SIZE,
-  enumParser,
-  limitParser,
-  ListQueryPipe,
-  timestampParser,
-} from '../../shared/interface/http/list-query.pipe';
+import { keysetListQueryPipe, timestampParser } from '../../shared/interface/http/list-query.pipe';
 import {
   ApiErrors,
   ApiKeyAuth,
   CURSOR_QUERY,
   LIMIT_QUERY,
   pageSchema,
+  STRING_SCHEMA as str,
+  stringsSchema as strings,
   TIMESTAMP_SCHEMA,
 } from '../../shared/interface/http/openapi.decorators';
 import { CurrentWorkspace } from '../../shared/interface/http/workspace.interceptor';
 import { BuyerListQuery, BuyersService } from './buyers.service';
 
-const buyerListQuery = new ListQueryPipe<BuyerListQuery>(
-  {
-    limit: limitParser,
-    cursor: cursorParser,
-    created_after: timestampParser,
-    created_before: timestampParser,
-    sort_by: enumParser(['created_at']),
-    sort_order: enumParser(['asc', 'desc']),
-  },
-  { limit: DEFAULT_PAGE_SIZE, sort_by: 'created_at', sort_order: 'desc' },
-);
-
-const str: SchemaObject = { type: 'string' };
-const strings = (...names: string[]): SchemaObject => ({
-  type: 'object',
-  properties: Object.fromEntries(names.map((name) => [name, str])),
+const buyerListQuery = keysetListQueryPipe<BuyerListQuery>('created_at', {
+  created_after: timestampParser,
+  created_before: timestampParser,
 });
+
 const SIGNAL_TYPE: SchemaObject = { type: 'string', enum: ['website', 'market', 'linkedin'] };
 
 /** The Buyer as served; the nested objects' absent texts are empty strings, never missing. */

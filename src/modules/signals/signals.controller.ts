@@ -5,11 +5,8 @@ import { AppError } from '../../shared/application/app-error';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { ID_PREFIXES } from '../../shared/domain/ids';
 import {
-  cursorParser,
-  DEFAULT_PAGE_SIZE,
   enumParser,
-  limitParser,
-  ListQueryPipe,
+  keysetListQueryPipe,
   prefixedIdParser,
   timestampParser,
 } from '../../shared/interface/http/list-query.pipe';
@@ -19,25 +16,23 @@ import {
   CURSOR_QUERY,
   LIMIT_QUERY,
   pageSchema,
+  STRING_SCHEMA as str,
+  stringsSchema as strings,
   TIMESTAMP_SCHEMA,
 } from '../../shared/interface/http/openapi.decorators';
 import { CurrentWorkspace } from '../../shared/interface/http/workspace.interceptor';
 import { ALL_TRIGGERS, SIGNAL_TRIGGERS, SIGNAL_TYPES, triggerBelongsTo } from './signal-types';
 import { SignalListQuery, SignalsService } from './signals.service';
 
-const signalListQuery = new ListQueryPipe<SignalListQuery>(
+const signalListQuery = keysetListQueryPipe<SignalListQuery>(
+  'captured_at',
   {
-    limit: limitParser,
-    cursor: cursorParser,
     buyer_id: prefixedIdParser(ID_PREFIXES.buyer),
     type: enumParser(SIGNAL_TYPES),
     trigger: enumParser(ALL_TRIGGERS),
     captured_after: timestampParser,
     captured_before: timestampParser,
-    sort_by: enumParser(['captured_at']),
-    sort_order: enumParser(['asc', 'desc']),
   },
-  { limit: DEFAULT_PAGE_SIZE, sort_by: 'captured_at', sort_order: 'desc' },
   (query) => {
     if (query.trigger === undefined) return;
     if (query.type === undefined) throw AppError.invalidParameter('trigger', 'trigger requires type.');
@@ -47,11 +42,6 @@ const signalListQuery = new ListQueryPipe<SignalListQuery>(
   },
 );
 
-const str: SchemaObject = { type: 'string' };
-const strings = (...names: string[]): SchemaObject => ({
-  type: 'object',
-  properties: Object.fromEntries(names.map((name) => [name, str])),
-});
 const ATTRIBUTION = strings('type', 'source', 'source_name', 'source_logo');
 const triggerOf = (type: keyof typeof SIGNAL_TRIGGERS): SchemaObject => ({ type: 'string', enum: [...SIGNAL_TRIGGERS[type]] });
 

@@ -75,6 +75,28 @@ export class ListQueryPipe<T extends object> implements PipeTransform<unknown, T
   }
 }
 
+/**
+ * The parameters every keyset list shares — `limit`, `cursor`, `sort_by` (one field) and
+ * `sort_order` — with their defaults; a list adds its filters to them.
+ */
+export function keysetListQueryPipe<T extends object>(
+  sortField: string,
+  filters: Readonly<Record<string, QueryParser>>,
+  check?: (query: T) => void,
+): ListQueryPipe<T> {
+  return new ListQueryPipe<T>(
+    {
+      limit: limitParser,
+      cursor: cursorParser,
+      ...filters,
+      sort_by: enumParser([sortField]),
+      sort_order: enumParser(['asc', 'desc']),
+    },
+    { limit: DEFAULT_PAGE_SIZE, sort_by: sortField, sort_order: 'desc' } as unknown as Partial<T>,
+    check,
+  );
+}
+
 export const kbListQueryPipe = new ListQueryPipe<{ limit: number; cursor?: string }>(
   { limit: limitParser, cursor: cursorParser },
   { limit: DEFAULT_PAGE_SIZE },

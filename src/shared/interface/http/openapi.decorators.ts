@@ -80,6 +80,14 @@ export function ApiKeyAuth(): ClassDecorator {
   return applyDecorators(ApiBearerAuth(BEARER_SCHEME), ApiErrors(401, 429, 500));
 }
 
+export const STRING_SCHEMA: SchemaObject = { type: 'string' };
+
+/** An object whose named properties are all strings (the many text-only objects of the API). */
+export const stringsSchema = (...names: string[]): SchemaObject => ({
+  type: 'object',
+  properties: Object.fromEntries(names.map((name) => [name, STRING_SCHEMA])),
+});
+
 export const TIMESTAMP_SCHEMA: SchemaObject = {
   type: 'string',
   format: 'date-time',

@@ -1,4 +1,4 @@
-import { RedisServer } from '../support/redis-server';
+import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('health', () => {
@@ -26,16 +26,12 @@ describe('health', () => {
 describe('readiness when Redis goes away', () => {
   let t: TestApp;
   let redis: RedisServer;
+  let close: () => Promise<void>;
+
   beforeAll(async () => {
-    redis = await RedisServer.start();
-    t = await startTestApp({ REDIS_URL: redis.url });
+    ({ t, redis, close } = await startAppWithPrivateRedis());
   });
-  afterAll(async () => {
-    await redis.start();
-    await t.close();
-    await redis.waitForNoClients();
-    await redis.stop();
-  });
+  afterAll(() => close());
 
   it('stays ready (the API keeps serving) and says that Redis is down and rate limiting off', async () => {
     const ws = await t.newWorkspace();

@@ -9,7 +9,7 @@ import { dropDatabase, prepareDatabase } from '../../src/database/bootstrap';
 import { PipelineProducer } from '../../src/modules/pipeline/infrastructure/pipeline.producer';
 import { PIPELINE_QUEUES } from '../../src/modules/pipeline/infrastructure/queues';
 import { ingestAndWait, targetPage, uniq, websiteActivity } from '../support/pipeline';
-import { RedisServer } from '../support/redis-server';
+import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
 import { deleteQueueKeys, startTestApp, testConfig, TestApp } from '../support/test-app';
 
 interface Sample {
@@ -254,16 +254,12 @@ describe('metrics', () => {
 describe('metrics when Redis is away', () => {
   let t: TestApp;
   let redis: RedisServer;
+  let close: () => Promise<void>;
+
   beforeAll(async () => {
-    redis = await RedisServer.start();
-    t = await startTestApp({ REDIS_URL: redis.url });
+    ({ t, redis, close } = await startAppWithPrivateRedis());
   });
-  afterAll(async () => {
-    await redis.start();
-    await t.close();
-    await redis.waitForNoClients();
-    await redis.stop();
-  });
+  afterAll(() => close());
 
   it('still answers, promptly, without queue counts', async () => {
     const up = parse((await t.http.get('/metrics').expect(200)).text);

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { configureApp } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
 import { expectError } from '../support/assertions';
-import { RedisServer } from '../support/redis-server';
+import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const LIMIT = 5;
@@ -95,19 +95,12 @@ describe('per-workspace rate limit', () => {
 describe('rate limit when Redis goes away', () => {
   let t: TestApp;
   let redis: RedisServer;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    redis = await RedisServer.start();
-    t = await startTestApp({ RATE_LIMIT_LIMIT: '3', REDIS_URL: redis.url });
+    ({ t, redis, close } = await startAppWithPrivateRedis({ RATE_LIMIT_LIMIT: '3' }));
   });
-  afterAll(async () => {
-    await redis.start();
-    await t.close();
-    // Stop the server only when every client of the closed app has gone, or a late reconnect
-    // would keep retrying against a dead port.
-    await redis.waitForNoClients();
-    await redis.stop();
-  });
+  afterAll(() => close());
 
   it('keeps answering without limit headers (fails open) and limits again once Redis is back', async () => {
     const ws = await t.newWorkspace();

@@ -1,21 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { oneJsonLine, runCli } from '../support/cli';
+import { freePort } from '../support/redis-server';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const ROOT = resolve(__dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((done, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 describe('API shutdown on SIGTERM', () => {
   let t: TestApp;

@@ -1,8 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import Redis from 'ioredis';
+import { startTestApp, TestApp } from './test-app';
 
-async function freePort(): Promise<number> {
+/** A TCP port nothing listens on right now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
@@ -75,4 +77,26 @@ export class RedisServer {
     child.kill('SIGKILL');
     await exited;
   }
+}
+
+/**
+ * A test app whose Redis is a private server the test can cut off. `close` brings Redis back so
+ * the app closes cleanly, then stops it once every client of the app has gone (a late reconnect
+ * would otherwise keep retrying against a dead port).
+ */
+export async function startAppWithPrivateRedis(
+  overrides: NodeJS.ProcessEnv = {},
+): Promise<{ t: TestApp; redis: RedisServer; close(): Promise<void> }> {
+  const redis = await RedisServer.start();
+  const t = await startTestApp({ ...overrides, REDIS_URL: redis.url });
+  return {
+    t,
+    redis,
+    async close() {
+      await redis.start();
+      await t.close();
+      await redis.waitForNoClients();
+      await redis.stop();
+    },
+  };
 }

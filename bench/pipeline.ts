@@ -22,16 +22,10 @@ import { ActivitiesModule } from '../src/modules/activities/activities.module';
 import { ActivitiesRepository } from '../src/modules/activities/activities.repository';
 import { ActivitiesService } from '../src/modules/activities/activities.service';
 import { KbModule } from '../src/modules/kb/kb.module';
-import { CompetitorsService } from '../src/modules/kb/competitors/competitors.module';
-import { ExclusionsService } from '../src/modules/kb/exclusions/exclusions.module';
 import { IcpsService } from '../src/modules/kb/icps/icps.module';
-import { PersonasService } from '../src/modules/kb/personas/personas.module';
-import { ProductsService } from '../src/modules/kb/products/products.module';
-import { TargetFormsService } from '../src/modules/kb/target-forms/target-forms.module';
-import { TargetPagesService } from '../src/modules/kb/target-pages/target-pages.module';
-import { TopicsService } from '../src/modules/kb/topics/topics.module';
 import { PipelineModule } from '../src/modules/pipeline/pipeline.module';
 import { demoActivity, demoKnowledgeBase } from '../src/modules/seed/demo-data';
+import { KB_SERVICES } from '../src/modules/seed/demo-seed.service';
 import { PIPELINE_QUEUES, PIPELINE_WORKER_OPTIONS } from '../src/modules/pipeline/infrastructure/queues';
 import { WorkspacesModule } from '../src/modules/workspaces/workspaces.module';
 import { WorkspacesService } from '../src/modules/workspaces/workspaces.service';
@@ -39,16 +33,6 @@ import { WorkspaceContext } from '../src/shared/application/workspace-context';
 import { redisOptionsFromUrl } from '../src/shared/infrastructure/redis';
 
 const N = Number(process.env.BENCH_ACTIVITIES ?? 20_000);
-const SERVICES = {
-  icps: IcpsService,
-  personas: PersonasService,
-  competitors: CompetitorsService,
-  products: ProductsService,
-  topics: TopicsService,
-  'target-pages': TargetPagesService,
-  'target-forms': TargetFormsService,
-  exclusions: ExclusionsService,
-};
 const run = randomBytes(3).toString('hex');
 
 @Module({})
@@ -67,7 +51,7 @@ async function pipelineRate(databaseUrl: string, prefix: string): Promise<{ seco
   try {
     const ws = await app.get(WorkspacesService).createWorkspace('Pipeline bench');
     const ctx = WorkspaceContext.forConsole(ws.workspace_id, 'bench');
-    for (const record of demoKnowledgeBase(2)) await app.get(SERVICES[record.resource] as never as typeof IcpsService).create(ctx, record.body);
+    for (const record of demoKnowledgeBase(2)) await app.get(KB_SERVICES[record.resource] as never as typeof IcpsService).create(ctx, record.body);
     const intake = app.get(ActivitiesService);
     const started = Date.now();
     let first = '';

@@ -17,7 +17,8 @@ import { TopicsService } from '../kb/topics/topics.module';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { demoActivity, demoKnowledgeBase, KbSeed } from './demo-data';
 
-const SERVICES = {
+/** The service of each KB resource path, for code that creates records of any kind. */
+export const KB_SERVICES = {
   icps: IcpsService,
   personas: PersonasService,
   competitors: CompetitorsService,
@@ -80,6 +81,6 @@ export class DemoSeedService {
   }
 
   private service(record: KbSeed): KbService<never> {
-    return this.moduleRef.get(SERVICES[record.resource] as never, { strict: false });
+    return this.moduleRef.get(KB_SERVICES[record.resource] as never, { strict: false });
   }
 }

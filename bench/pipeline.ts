@@ -38,7 +38,7 @@ const run = randomBytes(3).toString('hex');
 @Module({})
 class BenchModule {}
 
-async function pipelineRate(databaseUrl: string, prefix: string): Promise<{ seconds: number; processed: number; discarded: number }> {
+async function pipelineRate(databaseUrl: string, prefix: string, N: number): Promise<{ seconds: number; processed: number; discarded: number }> {
   const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, QUEUE_PREFIX: prefix, LOG_LEVEL: 'error' });
   const app = await NestFactory.createApplicationContext(
     {
@@ -78,7 +78,7 @@ async function pipelineRate(databaseUrl: string, prefix: string): Promise<{ seco
 }
 
 /** N empty jobs through four chained queues, same concurrency as the pipeline's workers. */
-async function rawBullmqRate(redisUrl: string, prefix: string): Promise<number> {
+async function rawBullmqRate(redisUrl: string, prefix: string, N: number): Promise<number> {
   const connection = redisOptionsFromUrl(redisUrl);
   const names = PIPELINE_QUEUES.map((name) => `raw-${name}`);
   const queues = names.map((name) => new Queue(name, { connection, prefix }));
@@ -116,7 +116,16 @@ async function rawBullmqRate(redisUrl: string, prefix: string): Promise<number> 
   return seconds;
 }
 
-async function main(): Promise<void> {
+export interface PipelineBenchResult {
+  date: string;
+  activities: number;
+  pipeline: { seconds: number; per_second: number; processed: number; discarded: number };
+  raw_bullmq_four_queues: { seconds: number; per_second: number };
+  ratio_pipeline_to_raw: number;
+}
+
+/** Runs both measurements and prints them; the caller decides where the result is written. */
+export async function runPipelineBench(n = N): Promise<PipelineBenchResult> {
   const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/buyer_intel');
   base.pathname = `/bi_bench_pipeline_${run}`;
   const databaseUrl = base.toString();
@@ -124,18 +133,18 @@ async function main(): Promise<void> {
   const prefix = `bench-${run}`;
   await prepareDatabase(databaseUrl);
   try {
-    const pipeline = await pipelineRate(databaseUrl, prefix);
-    const rawSeconds = await rawBullmqRate(redisUrl, prefix);
-    const result = {
+    const pipeline = await pipelineRate(databaseUrl, prefix, n);
+    const rawSeconds = await rawBullmqRate(redisUrl, prefix, n);
+    const result: PipelineBenchResult = {
       date: new Date().toISOString(),
-      activities: N,
+      activities: n,
       pipeline: {
         seconds: pipeline.seconds,
-        per_second: Math.round(N / pipeline.seconds),
+        per_second: Math.round(n / pipeline.seconds),
         processed: pipeline.processed,
         discarded: pipeline.discarded,
       },
-      raw_bullmq_four_queues: { seconds: rawSeconds, per_second: Math.round(N / rawSeconds) },
+      raw_bullmq_four_queues: { seconds: rawSeconds, per_second: Math.round(n / rawSeconds) },
       ratio_pipeline_to_raw: Number((rawSeconds / pipeline.seconds).toFixed(3)),
     };
     console.table({
@@ -143,17 +152,24 @@ async function main(): Promise<void> {
       'raw BullMQ, 4 queues': { 'activities/s': result.raw_bullmq_four_queues.per_second, seconds: rawSeconds },
     });
     console.log(`pipeline ÷ raw BullMQ: ${result.ratio_pipeline_to_raw}`);
-    const dir = join(__dirname, 'results');
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, `pipeline-${result.date.slice(0, 19).replace(/[:T]/g, '-')}.json`);
-    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
-    console.log(`written to ${file}`);
+    return result;
   } finally {
     await dropDatabase(databaseUrl);
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+async function main(): Promise<void> {
+  const result = await runPipelineBench();
+  const dir = join(__dirname, 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `pipeline-${result.date.slice(0, 19).replace(/[:T]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`written to ${file}`);
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -6,6 +6,50 @@ import type { PipelineStage } from '../pipeline/infrastructure/queues';
 import type { ActivityInput } from './activity-input';
 import { ActivityEntity } from './activity.entity';
 
+/** Every column, in one place, so raw reads return the entity's shape. */
+const ACTIVITY_COLUMNS =
+  'id, workspace_id, external_id, type, trigger, occurred_at, payload, stage, status, discard_reason, person_key, ' +
+  'identity, contact_info, company_info, evaluation, buyer_id, signal_id, created_at, updated_at';
+
+/** What a pipeline step may change on an activity. */
+export type ActivityChanges = Partial<
+  Pick<
+    ActivityEntity,
+    'stage' | 'status' | 'discard_reason' | 'person_key' | 'identity' | 'contact_info' | 'company_info' | 'evaluation' | 'buyer_id' | 'signal_id'
+  >
+>;
+const CHANGEABLE = new Set<string>([
+  'stage', 'status', 'discard_reason', 'person_key', 'identity', 'contact_info', 'company_info', 'evaluation', 'buyer_id', 'signal_id',
+]);
+const JSON_COLUMNS = new Set<string>(['identity', 'contact_info', 'company_info', 'evaluation']);
+
+/**
+ * `UPDATE activities SET … WHERE workspace_id = $1 AND id = $2 AND stage = $3`: the step's
+ * result and the stage move in one statement, which does nothing if another run got there first.
+ * Column names come from the fixed set above, never from data.
+ */
+export function advanceSql(
+  workspaceId: string,
+  id: string,
+  from: PipelineStage,
+  changes: ActivityChanges,
+  now: Date,
+  firstParam = 1,
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [workspaceId, id, from, now];
+  const $ = (index: number) => `$${firstParam + index}`;
+  const sets = [`updated_at = ${$(3)}`];
+  for (const [column, value] of Object.entries(changes)) {
+    if (!CHANGEABLE.has(column)) throw new Error(`activities.${column} is not a pipeline result`);
+    params.push(JSON_COLUMNS.has(column) && value !== null ? JSON.stringify(value) : value);
+    sets.push(`${column} = ${$(params.length - 1)}`);
+  }
+  return {
+    sql: `UPDATE activities SET ${sets.join(', ')} WHERE workspace_id = ${$(0)} AND id = ${$(1)} AND stage = ${$(2)}`,
+    params,
+  };
+}
+
 export interface NewActivity {
   id: string;
   input: ActivityInput;
@@ -53,18 +97,30 @@ export class ActivitiesRepository {
     return new Map(rows.map((row) => [row.external_id, row.id]));
   }
 
-  find(ctx: WorkspaceContext, id: string, manager: EntityManager = this.dataSource.manager): Promise<ActivityEntity | null> {
-    return manager.getRepository(ActivityEntity).findOneBy({ workspace_id: requireWorkspace(ctx), id });
+  /**
+   * One activity. `extra` adds columns computed in the same round trip, e.g. a scalar subquery
+   * over the workspace's knowledge base (`$1` is the workspace id).
+   */
+  find<Extra extends object = object>(ctx: WorkspaceContext, id: string, extra = ''): Promise<(ActivityEntity & Extra) | null> {
+    return this.select(ctx, id, extra, '', this.dataSource.manager);
   }
 
-  /** Locks the activity row for the rest of the transaction (Match runs exactly once per activity). */
-  lock(ctx: WorkspaceContext, id: string, manager: EntityManager): Promise<ActivityEntity | null> {
-    return manager
-      .getRepository(ActivityEntity)
-      .createQueryBuilder('a')
-      .setLock('pessimistic_write')
-      .where('a.workspace_id = :workspaceId AND a.id = :id', { workspaceId: requireWorkspace(ctx), id })
-      .getOne();
+  /** As `find`, and locks the row for the rest of the transaction (Match runs exactly once per activity). */
+  lock<Extra extends object = object>(
+    ctx: WorkspaceContext,
+    id: string,
+    manager: EntityManager,
+    extra = '',
+  ): Promise<(ActivityEntity & Extra) | null> {
+    return this.select(ctx, id, extra, 'FOR UPDATE OF activities', manager);
+  }
+
+  private async select<Row>(ctx: WorkspaceContext, id: string, extra: string, lock: string, manager: EntityManager): Promise<Row | null> {
+    const rows: Row[] = await manager.query(
+      `SELECT ${ACTIVITY_COLUMNS}${extra ? `, ${extra}` : ''} FROM activities WHERE workspace_id = $1 AND id = $2 ${lock}`,
+      [requireWorkspace(ctx), id],
+    );
+    return rows[0] ?? null;
   }
 
   /**
@@ -75,17 +131,13 @@ export class ActivitiesRepository {
     ctx: WorkspaceContext,
     id: string,
     from: PipelineStage,
-    changes: Partial<ActivityEntity>,
+    changes: ActivityChanges,
     now: Date,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(ActivityEntity)
-      .set({ ...changes, updated_at: now } as never)
-      .where('workspace_id = :workspaceId AND id = :id AND stage = :from', { workspaceId: requireWorkspace(ctx), id, from })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    const update = advanceSql(requireWorkspace(ctx), id, from, changes, now);
+    const [, affected]: [unknown, number] = await manager.query(update.sql, update.params);
+    return affected > 0;
   }
 
   /** How the workspace's activities with ids in [fromId, toId] stand. */

@@ -13,13 +13,10 @@ export class DirectoryEnrichmentProvider implements EnrichmentProvider {
   constructor(private readonly directory: DirectoryRepository) {}
 
   async enrich(identity: ResolvedIdentity, hints: { companyDomain: string }): Promise<EnrichmentResult> {
-    const person = identity.email ? await this.directory.personByEmail(identity.email) : null;
-    const candidates = [person?.company_domain ?? '', hints.companyDomain, domainOf(identity.email.split('@')[1])];
-    let company: Record<string, unknown> | null = null;
-    for (const domain of candidates) {
-      company = domain ? await this.directory.company(domain) : null;
-      if (company) break;
-    }
+    const { person, company } = await this.directory.personAndCompany(identity.email || null, [
+      hints.companyDomain,
+      domainOf(identity.email.split('@')[1]),
+    ]);
     return { contact: person?.data ?? null, company };
   }
 }

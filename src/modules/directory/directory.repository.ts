@@ -18,12 +18,25 @@ export interface DirectoryPerson {
 export class DirectoryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async personByEmail(email: string): Promise<DirectoryPerson | null> {
+  /**
+   * The person with this email (if any) and the first of the candidate company domains the
+   * directory has, trying the person's own company domain first: one round trip.
+   */
+  async personAndCompany(
+    email: string | null,
+    companyDomains: readonly string[],
+  ): Promise<{ person: DirectoryPerson | null; company: Record<string, unknown> | null }> {
     const rows = await this.dataSource.query(
-      'SELECT email, linkedin, company_domain, data FROM directory_people WHERE email = $1',
-      [email],
+      `WITH person AS (SELECT email, linkedin, company_domain, data FROM directory_people WHERE email = $1)
+       SELECT (SELECT row_to_json(person) FROM person) AS person,
+              (SELECT c.data
+                 FROM unnest(ARRAY[(SELECT company_domain FROM person)] || $2::text[]) WITH ORDINALITY AS d (domain, ord)
+                 JOIN directory_companies c ON c.domain = d.domain
+                WHERE d.domain <> ''
+                ORDER BY d.ord LIMIT 1) AS company`,
+      [email, companyDomains],
     );
-    return rows[0] ?? null;
+    return { person: rows[0].person, company: rows[0].company };
   }
 
   /** The email the directory knows for a LinkedIn profile (`linkedin.com/in/<slug>`) or hashed email. */
@@ -40,12 +53,6 @@ export class DirectoryRepository {
       if (rows[0]) return rows[0].email;
     }
     return null;
-  }
-
-  async company(domain: string): Promise<Record<string, unknown> | null> {
-    if (!domain) return null;
-    const rows = await this.dataSource.query('SELECT data FROM directory_companies WHERE domain = $1', [domain]);
-    return rows[0]?.data ?? null;
   }
 
   async upsertCompanies(companies: ReadonlyArray<{ domain: string; data: Record<string, unknown> }>): Promise<number> {

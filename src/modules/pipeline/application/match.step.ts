@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { WorkspaceContext } from '../../../shared/application/workspace-context';
+import { requireWorkspace, WorkspaceContext } from '../../../shared/application/workspace-context';
 import { canonicalizeUrl } from '../../../shared/domain/canonical-url';
 import { Clock } from '../../../shared/domain/clock';
 import { IdGenerator } from '../../../shared/domain/ids';
 import { CLOCK, ID_GENERATOR } from '../../../shared/shared.module';
-import { ActivitiesRepository } from '../../activities/activities.repository';
+import { ActivitiesRepository, advanceSql } from '../../activities/activities.repository';
 import type { ActivityEntity, DiscardReason } from '../../activities/activity.entity';
 import { domainOf, isSameOrSubdomain } from '../domain/identity';
 import { buildSignalData, MatchedRecord } from '../domain/signal-data';
@@ -40,7 +40,9 @@ export class MatchStep extends PipelineStep {
   override async run(job: PipelineJob): Promise<PipelineQueue | null> {
     const ctx = WorkspaceContext.forPipeline(job.workspaceId);
     return this.dataSource.transaction(async (manager) => {
-      const activity = await this.activities.lock(ctx, job.activityId, manager);
+      const activity = await this.activities.lock<{ exclusion_domains: string[] }>(
+        ctx, job.activityId, manager, KbLookupRepository.columns.exclusionDomains,
+      );
       if (!activity) return null;
       if (activity.stage !== 'match') return queueFor(activity.stage);
       await this.matchLocked(ctx, activity, manager);
@@ -52,26 +54,32 @@ export class MatchStep extends PipelineStep {
     throw new Error('MatchStep runs through run()');
   }
 
-  private async matchLocked(ctx: WorkspaceContext, activity: ActivityEntity, manager: EntityManager): Promise<void> {
+  private async matchLocked(
+    ctx: WorkspaceContext,
+    activity: ActivityEntity & { exclusion_domains: string[] },
+    manager: EntityManager,
+  ): Promise<void> {
     const now = this.clock.now();
     const discard = (reason: DiscardReason) =>
       this.activities.advance(ctx, activity.id, 'match', { stage: 'done', status: 'discarded', discard_reason: reason }, now, manager);
 
     const company = activity.company_info!;
     const companyDomain = domainOf(company.website) || domainOf(activity.identity?.email.split('@')[1]);
-    const exclusions = await this.kb.exclusionDomains(ctx, manager);
+    const exclusions = KbLookupRepository.exclusionDomains(activity.exclusion_domains);
     if (exclusions.some((domain) => isSameOrSubdomain(companyDomain, domain))) return void (await discard('excluded_company'));
 
     const matched = await this.findTarget(ctx, activity, manager);
     if (!matched) return void (await discard('no_target_match'));
 
-    const signalId = this.ids.next();
-    const { buyerId } = await this.buyers.recordSignal(
-      ctx, manager, activity, { id: signalId, data: buildSignalData(activity.payload, matched), matched }, this.ids, now,
+    // Lock (or create) the Buyer, then write it, the Signal and the activity's outcome together.
+    const buyer = await this.buyers.lockOrCreate(ctx, manager, activity, this.ids.next(), now);
+    const signal = { id: this.ids.next(), data: buildSignalData(activity.payload, matched), matched };
+    const fold = this.buyers.foldCtes(ctx, buyer, activity, signal, now);
+    const outcome = advanceSql(
+      requireWorkspace(ctx), activity.id, 'match',
+      { stage: 'done', status: 'processed', buyer_id: buyer.id, signal_id: signal.id }, now, fold.params.length + 1,
     );
-    await this.activities.advance(
-      ctx, activity.id, 'match', { stage: 'done', status: 'processed', buyer_id: buyerId, signal_id: signalId }, now, manager,
-    );
+    await manager.query(`WITH ${fold.ctes} ${outcome.sql}`, [...fold.params, ...outcome.params]);
   }
 
   private findTarget(ctx: WorkspaceContext, activity: ActivityEntity, manager: EntityManager): Promise<MatchedRecord | null> {

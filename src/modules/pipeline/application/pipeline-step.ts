@@ -16,12 +16,14 @@ export function queueFor(stage: PipelineStage): PipelineQueue | null {
  */
 export abstract class PipelineStep {
   abstract readonly stage: PipelineQueue;
+  /** Extra columns the step reads with the activity, in the same statement (see `ActivitiesRepository.find`). */
+  protected readonly extraColumns: string = '';
 
   constructor(protected readonly activities: ActivitiesRepository) {}
 
   async run(job: PipelineJob): Promise<PipelineQueue | null> {
     const ctx = WorkspaceContext.forPipeline(job.workspaceId);
-    const activity = await this.activities.find(ctx, job.activityId);
+    const activity = await this.activities.find(ctx, job.activityId, this.extraColumns);
     if (!activity) return null;
     if (activity.stage !== this.stage) return queueFor(activity.stage);
     return this.process(ctx, activity);

@@ -3,8 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { requireWorkspace, WorkspaceContext } from '../../../shared/application/workspace-context';
 import { formatId, ID_PREFIXES } from '../../../shared/domain/ids';
-import type { KbProfile } from '../domain/evaluator';
-import type { CompanyInfo, ContactInfo } from '../../buyers/buyer-shape';
 import { domainOf } from '../domain/identity';
 import type { MatchedRecord } from '../domain/signal-data';
 
@@ -81,32 +79,25 @@ export class KbLookupRepository {
   }
 
   /** Domains of the workspace's active Exclusions, `www.` dropped as on the company side. */
-  async exclusionDomains(ctx: WorkspaceContext, manager = this.dataSource.manager): Promise<string[]> {
-    const rows: Array<{ domain: string }> = await manager.query(
-      'SELECT domain FROM exclusions WHERE workspace_id = $1 AND deleted_at IS NULL',
-      [requireWorkspace(ctx)],
-    );
-    return rows.map((row) => domainOf(row.domain));
+  static exclusionDomains(raw: readonly string[]): string[] {
+    return raw.map((domain) => domainOf(domain));
   }
 
-  /** What is known about the person so far: the Buyer's accumulated objects, if there is a Buyer. */
-  async buyerProfile(
-    ctx: WorkspaceContext,
-    personKey: string,
-  ): Promise<{ contact_info: ContactInfo; company_info: CompanyInfo } | null> {
-    const rows = await this.dataSource.query(
-      'SELECT contact_info, company_info FROM buyers WHERE workspace_id = $1 AND person_key = $2',
-      [requireWorkspace(ctx), personKey],
-    );
-    return rows[0] ?? null;
-  }
-
-  /** Active ICPs or Personas, oldest first (the evaluator's tie-break order). */
-  async profiles(ctx: WorkspaceContext, table: 'icps' | 'personas'): Promise<KbProfile[]> {
-    const rows: Array<{ id: string; name: string; description: string; updated_at: Date }> = await this.dataSource.query(
-      `SELECT id, name, description, updated_at FROM ${table} WHERE workspace_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
-      [requireWorkspace(ctx)],
-    );
-    return rows.map((row) => ({ id: row.id, name: row.name, description: row.description, updatedAt: row.updated_at.toISOString() }));
-  }
+  /**
+   * Read alongside the activity, in the same statement (`$1` is the activity's workspace): what a
+   * step needs from the knowledge base and the Buyer, without a round trip of its own.
+   */
+  static readonly columns = {
+    /** `exclusion_domains`: the active Exclusions' domains as stored. */
+    exclusionDomains: `(SELECT coalesce(json_agg(x.domain), '[]') FROM exclusions x
+                         WHERE x.workspace_id = $1 AND x.deleted_at IS NULL) AS exclusion_domains`,
+    /** `icps` / `personas`: active profiles, oldest first (the evaluator's tie-break order). */
+    profiles: (table: 'icps' | 'personas') =>
+      `(SELECT coalesce(json_agg(json_build_object('id', p.id::text, 'name', p.name, 'description', p.description)
+                        ORDER BY p.created_at, p.id), '[]')
+          FROM ${table} p WHERE p.workspace_id = $1 AND p.deleted_at IS NULL) AS ${table}`,
+    /** `known`: what is known about the person so far, if there is a Buyer. */
+    known: `(SELECT json_build_object('contact_info', b.contact_info, 'company_info', b.company_info)
+               FROM buyers b WHERE b.workspace_id = $1 AND b.person_key = activities.person_key) AS known`,
+  };
 }

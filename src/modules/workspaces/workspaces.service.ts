@@ -9,6 +9,9 @@ import { ApiKeyAuthenticator, AuthenticatedKey } from '../../shared/interface/ht
 import { ApiKeyEntity, WorkspaceEntity } from './workspace.entity';
 import { displayPrefix, generateApiKey, hashApiKey, isApiKeyShaped } from './api-key';
 
+/** The channel a key revocation is announced on. */
+export const API_KEYS_CHANGED = 'api_keys_changed';
+
 export interface CreatedWorkspace {
   workspace_id: string;
   api_key: string;
@@ -58,28 +61,41 @@ export class WorkspacesService implements ApiKeyAuthenticator {
     return parsed.kind === 'ok' && this.dataSource.getRepository(WorkspaceEntity).existsBy({ id: parsed.value });
   }
 
-  /** Revokes a key at once; revoking a revoked key is a no-op that succeeds. */
+  /**
+   * Revokes a key at once; revoking a revoked key is a no-op that succeeds. The revocation is
+   * announced (`NOTIFY`, delivered when it commits) to every process that caches keys.
+   */
   async revokeKey(keyId: string): Promise<{ key_id: string; revoked: true }> {
     const parsed = parseId(ID_PREFIXES.apiKey, keyId);
     if (parsed.kind !== 'ok') throw new OperationError(`No API key ${String(keyId)}`);
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .update(ApiKeyEntity)
-      .set({ revoked_at: () => 'COALESCE(revoked_at, now())' })
-      .where('id = :id', { id: parsed.value })
-      .execute();
-    if ((result.affected ?? 0) === 0) throw new OperationError(`No API key ${keyId}`);
+    const affected = await this.dataSource.transaction(async (manager) => {
+      const [, count]: [unknown, number] = await manager.query(
+        'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1',
+        [parsed.value],
+      );
+      await manager.query(`NOTIFY ${API_KEYS_CHANGED}`);
+      return count;
+    });
+    for (const listener of this.keyChangeListeners) listener();
+    if (affected === 0) throw new OperationError(`No API key ${keyId}`);
     return { key_id: formatId(ID_PREFIXES.apiKey, parsed.value), revoked: true };
+  }
+
+  private readonly keyChangeListeners = new Set<() => void>();
+
+  /** Called after this process revokes a key (other processes learn of it by the announcement). */
+  onKeysChanged(listener: () => void): void {
+    this.keyChangeListeners.add(listener);
   }
 
   async authenticate(key: string): Promise<AuthenticatedKey | null> {
     if (!isApiKeyShaped(key)) return null;
-    const row = await this.dataSource
-      .getRepository(ApiKeyEntity)
-      .createQueryBuilder('k')
-      .select(['k.id', 'k.workspace_id', 'k.scope'])
-      .where('k.key_hash = :hash AND k.revoked_at IS NULL', { hash: hashApiKey(key) })
-      .getOne();
+    // Runs on every request: plain SQL, no query builder or entity hydration.
+    const rows: Array<{ id: string; workspace_id: string; scope: KeyScope }> = await this.dataSource.query(
+      'SELECT id, workspace_id, scope FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+      [hashApiKey(key)],
+    );
+    const row = rows[0];
     return row ? { keyId: row.id, workspaceId: row.workspace_id, scope: row.scope } : null;
   }
 

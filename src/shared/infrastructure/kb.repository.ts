@@ -1,9 +1,8 @@
-import { Repository, SelectQueryBuilder } from 'typeorm';
+import { Repository } from 'typeorm';
 import type { KeysetPosition } from '../application/pagination';
 import { requireWorkspace, WorkspaceContext } from '../application/workspace-context';
 import { KbRecordEntity } from './kb-record.entity';
-
-
+import { keysetSql } from './keyset-sql';
 /**
  * The only way to the knowledge-base tables. Every method takes the workspace first and refuses to
  * run without one, and every statement carries `workspace_id = …` and `deleted_at IS NULL`, so no
@@ -12,29 +11,30 @@ import { KbRecordEntity } from './kb-record.entity';
 export class KbRepository<E extends KbRecordEntity> {
   constructor(private readonly repo: Repository<E>) {}
 
-  private active(ctx: WorkspaceContext): SelectQueryBuilder<E> {
-    const workspaceId = requireWorkspace(ctx);
-    return this.repo
-      .createQueryBuilder('r')
-      .where('r.workspace_id = :workspaceId', { workspaceId })
-      .andWhere('r.deleted_at IS NULL');
+  /** Table names come from entity metadata, never from input. */
+  private get table(): string {
+    return this.repo.metadata.tableName;
   }
 
-  /** One page plus one extra row: the extra row only tells whether another page exists. */
-  async page(ctx: WorkspaceContext, after: KeysetPosition | null, limit: number): Promise<E[]> {
-    const query = this.active(ctx);
-    if (after) {
-      query.andWhere('(r.created_at, r.id) < (:createdAt, :id)', { createdAt: after.at, id: after.id });
-    }
-    return query
-      .orderBy('r.created_at', 'DESC')
-      .addOrderBy('r.id', 'DESC')
-      .limit(limit + 1)
-      .getMany();
+  /**
+   * One page plus one extra row: the extra row only tells whether another page exists. Plain SQL
+   * on the list path: rows already have the entity's shape (property names are column names).
+   */
+  page(ctx: WorkspaceContext, after: KeysetPosition | null, limit: number): Promise<E[]> {
+    const params: unknown[] = [requireWorkspace(ctx)];
+    const keyset = keysetSql('r', 'created_at', 'desc', after, limit, params);
+    return this.repo.manager.query(
+      `SELECT * FROM ${this.table} r WHERE r.workspace_id = $1 AND r.deleted_at IS NULL${keyset.where ? ` AND ${keyset.where}` : ''} ${keyset.tail}`,
+      params,
+    );
   }
 
-  findActive(ctx: WorkspaceContext, id: string): Promise<E | null> {
-    return this.active(ctx).andWhere('r.id = :id', { id }).getOne();
+  async findActive(ctx: WorkspaceContext, id: string): Promise<E | null> {
+    const rows: E[] = await this.repo.manager.query(
+      `SELECT * FROM ${this.table} WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`,
+      [requireWorkspace(ctx), id],
+    );
+    return rows[0] ?? null;
   }
 
   async insert(ctx: WorkspaceContext, record: Omit<E, 'workspace_id' | 'deleted_at'>): Promise<E> {
@@ -68,13 +68,10 @@ export class KbRepository<E extends KbRecordEntity> {
 
   /** Soft delete; false when there was no active record to delete. */
   async softDelete(ctx: WorkspaceContext, id: string, now: Date): Promise<boolean> {
-    const workspaceId = requireWorkspace(ctx);
-    const result = await this.repo
-      .createQueryBuilder()
-      .update()
-      .set({ deleted_at: now } as never)
-      .where('workspace_id = :workspaceId AND id = :id AND deleted_at IS NULL', { workspaceId, id })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    const [, affected]: [unknown, number] = await this.repo.manager.query(
+      `UPDATE ${this.table} SET deleted_at = $3 WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`,
+      [requireWorkspace(ctx), id, now],
+    );
+    return affected > 0;
   }
 }

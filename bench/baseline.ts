@@ -1,0 +1,342 @@
+/**
+ * The baseline of the HTTP benchmark: the same requests answered with the same SQL and the same
+ * JSON bodies as the API, on bare `node:http` and a `pg.Pool` of the API's size — no framework,
+ * no authentication, no rate limit, no request logging or metrics. The difference between the two
+ * is what the API's stack costs.
+ *
+ * Bound to one workspace (and to the API key id that `created_by` names), from the environment:
+ *   PORT, DATABASE_URL, CURSOR_SECRET, BASELINE_WORKSPACE_ID (internal decimal id), BASELINE_KEY_ID
+ *
+ * Only pure functions come from src/ (presenters, pager, cursor codec, ids, KB field rules), so the
+ * per-request work beyond the framework is the API's own. The SQL texts are copied from the
+ * repositories: the Signals and Buyers ones from their source, the knowledge-base ones as TypeORM
+ * generates them for KbRepository.page / insert / softDelete.
+ */
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { Pool } from 'pg';
+import { presentBuyer } from '../src/modules/buyers/buyer-view';
+import type { BuyerRow } from '../src/modules/buyers/buyers.repository';
+import { profileFields } from '../src/modules/kb/kb-shapes';
+import { presentSignal } from '../src/modules/signals/signal-view';
+import type { SignalRow } from '../src/modules/signals/signals.repository';
+import { AppError } from '../src/shared/application/app-error';
+import { defineKbDtos, validateKbInput } from '../src/shared/application/kb-fields';
+import { keysetPage, KeysetPosition, Page } from '../src/shared/application/pagination';
+import { formatTimestamp } from '../src/shared/domain/clock';
+import { formatId, ID_PREFIXES, IdGenerator, parseId } from '../src/shared/domain/ids';
+import { CursorCodec } from '../src/shared/infrastructure/cursor-codec';
+import { keysetSql } from '../src/shared/infrastructure/keyset-sql';
+
+/** The API's pool: `extra` of src/database/data-source.ts. */
+export const API_POOL_OPTIONS = { max: 20, connectionTimeoutMillis: 5_000, statement_timeout: 15_000 } as const;
+
+interface BaselineConfig {
+  port: number;
+  databaseUrl: string;
+  cursorSecret: string;
+  workspaceId: string;
+  keyId: string;
+}
+
+function readConfig(env: NodeJS.ProcessEnv): BaselineConfig {
+  const required = (name: string): string => {
+    const value = env[name];
+    if (!value) throw new Error(`baseline: ${name} is required`);
+    return value;
+  };
+  return {
+    port: Number(required('PORT')),
+    databaseUrl: required('DATABASE_URL'),
+    cursorSecret: required('CURSOR_SECRET'),
+    workspaceId: required('BASELINE_WORKSPACE_ID'),
+    keyId: required('BASELINE_KEY_ID'),
+  };
+}
+
+type Query = URLSearchParams;
+type Json = Record<string, unknown>;
+interface Answer {
+  status: number;
+  body?: unknown;
+}
+
+/* ---- SQL, copied ---- */
+
+// SignalsRepository.page
+function signalsSql(workspaceId: string, query: Query, after: KeysetPosition | null, limit: number) {
+  const params: unknown[] = [workspaceId];
+  const conditions = ['s.workspace_id = $1'];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    conditions.push(sql.replace('?', `$${params.length}`));
+  };
+  const buyerId = query.get('buyer_id');
+  const type = query.get('type');
+  const trigger = query.get('trigger');
+  const capturedAfter = query.get('captured_after');
+  if (buyerId !== null) add('s.buyer_id = ?', internalId(ID_PREFIXES.buyer, buyerId));
+  if (trigger !== null) add('s.trigger = ?', trigger);
+  else if (type !== null) add('s.type = ?', type);
+  if (capturedAfter !== null) add('s.captured_at >= ?', new Date(capturedAfter));
+  const keyset = keysetSql('s', 'captured_at', 'desc', after, limit, params);
+  if (keyset.where) conditions.push(keyset.where);
+  return {
+    sql: `SELECT s.id, s.buyer_id, s.type, s.data, s.captured_at, s.created_at, s.updated_at
+         FROM signals s WHERE ${conditions.join(' AND ')} ${keyset.tail}`,
+    params,
+  };
+}
+
+// BuyersRepository SELECT
+const BUYER_SELECT = `
+  SELECT b.id, b.workspace_id, b.contact_info, b.company_info, b.hems, b.attribution,
+         i.id AS icp_id, CASE WHEN i.id IS NULL THEN '' ELSE b.icp_name END AS icp_name,
+         CASE WHEN b.is_icp AND i.id IS NULL THEN '' ELSE b.icp_reasoning END AS icp_reasoning,
+         p.id AS persona_id, CASE WHEN p.id IS NULL THEN '' ELSE b.persona_name END AS persona_name,
+         CASE WHEN b.is_persona AND p.id IS NULL THEN '' ELSE b.persona_reasoning END AS persona_reasoning,
+         b.signal_count_total, b.signal_count_website, b.signal_count_market, b.signal_count_linkedin,
+         b.first_signal_id, b.first_signal_type, b.first_signal_trigger,
+         b.last_signal_id, b.last_signal_type, b.last_signal_trigger,
+         b.created_at, b.updated_at
+    FROM buyers b
+    LEFT JOIN icps i ON b.is_icp AND i.id = b.icp_id AND i.workspace_id = b.workspace_id AND i.deleted_at IS NULL
+    LEFT JOIN personas p ON b.is_persona AND p.id = b.persona_id AND p.workspace_id = b.workspace_id AND p.deleted_at IS NULL`;
+
+// BuyersRepository.page (no created_after / created_before: the scenarios do not use them)
+function buyersSql(workspaceId: string, after: KeysetPosition | null, limit: number) {
+  const params: unknown[] = [workspaceId];
+  const conditions = ['b.workspace_id = $1'];
+  const keyset = keysetSql('b', 'created_at', 'desc', after, limit, params);
+  if (keyset.where) conditions.push(keyset.where);
+  return { sql: `${BUYER_SELECT} WHERE ${conditions.join(' AND ')} ${keyset.tail}`, params };
+}
+
+// BuyersRepository.findOne
+const BUYER_BY_ID = `${BUYER_SELECT} WHERE b.workspace_id = $1 AND b.id = $2`;
+
+// KbRepository.page, findActive-free soft delete and insert, as the API sends them
+function kbPageSql(table: string, workspaceId: string, after: KeysetPosition | null, limit: number) {
+  const params: unknown[] = [workspaceId];
+  const keyset = keysetSql('r', 'created_at', 'desc', after, limit, params);
+  return {
+    sql: `SELECT * FROM ${table} r WHERE r.workspace_id = $1 AND r.deleted_at IS NULL${keyset.where ? ` AND ${keyset.where}` : ''} ${keyset.tail}`,
+    params,
+  };
+}
+
+// KbRepository.insert as TypeORM renders it
+const TOPIC_INSERT =
+  `INSERT INTO "topics" AS "TopicEntity"("id", "workspace_id", "name", "short_name", "description", "created_by", ` +
+  `"created_at", "updated_at", "deleted_at") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING "description"`;
+const TOPIC_SOFT_DELETE = 'UPDATE topics SET deleted_at = $3 WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL';
+
+/* ---- request handling ---- */
+
+/** Malformed ids of list filters match nothing, as the API's prefixedIdParser makes them. */
+function internalId(prefix: string, value: string): string {
+  const parsed = parseId(prefix, value);
+  return parsed.kind === 'ok' ? parsed.value : '0';
+}
+
+/** KbService.present for the profile-shaped resources (ICPs, Topics). */
+function presentKb(prefix: string, row: Record<string, unknown>): Json {
+  const createdBy = row.created_by as { type: string; id: string };
+  const view: Json = { id: formatId(prefix, row.id as string), client_id: formatId(ID_PREFIXES.workspace, row.workspace_id as string) };
+  for (const name of Object.keys(profileFields)) view[name] = row[name] ?? '';
+  view.created_by = { type: createdBy.type, id: createdBy.id };
+  view.created_at = formatTimestamp(row.created_at as Date);
+  view.updated_at = formatTimestamp(row.updated_at as Date);
+  return view;
+}
+
+const topicDtos = defineKbDtos('Topic', profileFields);
+
+class Baseline {
+  private readonly pool: Pool;
+  private readonly cursors: CursorCodec;
+  private readonly ids = new IdGenerator();
+
+  constructor(private readonly config: BaselineConfig) {
+    this.pool = new Pool({ connectionString: config.databaseUrl, ...API_POOL_OPTIONS });
+    this.cursors = new CursorCodec(Buffer.from(config.cursorSecret));
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  async route(method: string, url: URL, body: string): Promise<Answer> {
+    const path = url.pathname;
+    if (method === 'GET' && path === '/health/live') return { status: 200, body: { status: 'ok' } };
+    if (method === 'GET' && path === '/v1/signals') return { status: 200, body: await this.signals(url.searchParams) };
+    if (method === 'GET' && path === '/v1/buyers') return { status: 200, body: await this.buyers(url.searchParams) };
+    if (method === 'GET' && path.startsWith('/v1/buyers/')) return this.buyer(decodeURIComponent(path.slice('/v1/buyers/'.length)));
+    if (method === 'GET' && path === '/v1/kb/icps') return { status: 200, body: await this.icps(url.searchParams) };
+    if (method === 'POST' && path === '/v1/kb/topics') return { status: 201, body: await this.createTopic(body) };
+    if (method === 'DELETE' && path.startsWith('/v1/kb/topics/')) return this.deleteTopic(decodeURIComponent(path.slice('/v1/kb/topics/'.length)));
+    return { status: 404, body: { error: { code: 'not_found', message: 'No such route.' } } };
+  }
+
+  private query<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.pool.query(sql, params).then((result) => result.rows as T[]);
+  }
+
+  private limit(query: Query): number {
+    return Number(query.get('limit') ?? 100);
+  }
+
+  private signals(query: Query): Promise<Page<Json>> {
+    const capturedAfter = query.get('captured_after');
+    return keysetPage({
+      cursors: this.cursors,
+      binding: {
+        workspaceId: this.config.workspaceId,
+        endpoint: 'signals',
+        params: {
+          buyer_id: query.has('buyer_id') ? internalId(ID_PREFIXES.buyer, query.get('buyer_id')!) : '',
+          type: query.get('type') ?? '',
+          trigger: query.get('trigger') ?? '',
+          captured_after: capturedAfter === null ? '' : new Date(capturedAfter).toISOString(),
+          captured_before: '',
+          sort_by: 'captured_at',
+          sort_order: 'desc',
+        },
+      },
+      cursor: query.get('cursor') ?? undefined,
+      limit: this.limit(query),
+      fetch: (after, limit) => {
+        const { sql, params } = signalsSql(this.config.workspaceId, query, after, limit);
+        return this.query<SignalRow>(sql, params);
+      },
+      positionOf: (row) => ({ at: row.captured_at, id: row.id }),
+      present: presentSignal,
+    });
+  }
+
+  private buyers(query: Query): Promise<Page<Json>> {
+    return keysetPage({
+      cursors: this.cursors,
+      binding: {
+        workspaceId: this.config.workspaceId,
+        endpoint: 'buyers',
+        params: { created_after: '', created_before: '', sort_by: 'created_at', sort_order: 'desc' },
+      },
+      cursor: query.get('cursor') ?? undefined,
+      limit: this.limit(query),
+      fetch: (after, limit) => {
+        const { sql, params } = buyersSql(this.config.workspaceId, after, limit);
+        return this.query<BuyerRow>(sql, params);
+      },
+      positionOf: (row) => ({ at: row.created_at, id: row.id }),
+      present: presentBuyer,
+    });
+  }
+
+  private async buyer(publicId: string): Promise<Answer> {
+    const parsed = parseId(ID_PREFIXES.buyer, publicId);
+    const rows = parsed.kind === 'ok' ? await this.query<BuyerRow>(BUYER_BY_ID, [this.config.workspaceId, parsed.value]) : [];
+    if (rows.length === 0) throw AppError.notFound('Buyer');
+    return { status: 200, body: presentBuyer(rows[0]) };
+  }
+
+  private icps(query: Query): Promise<Page<Json>> {
+    return keysetPage({
+      cursors: this.cursors,
+      binding: { workspaceId: this.config.workspaceId, endpoint: 'kb/icps', params: {} },
+      cursor: query.get('cursor') ?? undefined,
+      limit: this.limit(query),
+      fetch: async (after, limit) => {
+        const { sql, params } = kbPageSql('icps', this.config.workspaceId, after, limit);
+        return this.query<Record<string, unknown>>(sql, params);
+      },
+      positionOf: (row) => ({ at: row.created_at as Date, id: row.id as string }),
+      present: (row) => presentKb(ID_PREFIXES.icp, row),
+    });
+  }
+
+  /** KbService.create: validate, fill defaults, insert, present what was written. */
+  private async createTopic(body: string): Promise<Json> {
+    let input: unknown;
+    try {
+      input = JSON.parse(body);
+    } catch {
+      throw AppError.validation('body', 'The request body is not valid JSON.');
+    }
+    const values = validateKbInput(topicDtos.create, input);
+    const now = new Date();
+    const record: Record<string, unknown> = {
+      ...Object.fromEntries(Object.keys(profileFields).map((name) => [name, ''])),
+      ...values,
+      id: this.ids.next(),
+      created_by: { type: 'api_key', id: formatId(ID_PREFIXES.apiKey, this.config.keyId) },
+      created_at: now,
+      updated_at: now,
+    };
+    await this.query(TOPIC_INSERT, [
+      record.id, this.config.workspaceId, record.name, record.short_name, record.description,
+      JSON.stringify(record.created_by), now, now, null,
+    ]);
+    return presentKb(ID_PREFIXES.topic, { ...record, workspace_id: this.config.workspaceId });
+  }
+
+  private async deleteTopic(publicId: string): Promise<Answer> {
+    const parsed = parseId(ID_PREFIXES.topic, publicId);
+    if (parsed.kind !== 'ok') throw AppError.notFound('Topic');
+    const result = await this.pool.query(TOPIC_SOFT_DELETE, [this.config.workspaceId, parsed.value, new Date()]);
+    if ((result.rowCount ?? 0) === 0) throw AppError.notFound('Topic');
+    return { status: 204 };
+  }
+}
+
+function send(res: ServerResponse, answer: Answer): void {
+  if (answer.body === undefined) {
+    res.writeHead(answer.status).end();
+    return;
+  }
+  const text = JSON.stringify(answer.body);
+  res.writeHead(answer.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function failure(error: unknown): Answer {
+  if (error instanceof AppError) {
+    return { status: error.status, body: { error: { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) } } };
+  }
+  console.error(error);
+  return { status: 500, body: { error: { code: 'internal_error', message: 'Internal error.' } } };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  if (req.method !== 'POST') {
+    req.resume();
+    return Promise.resolve('');
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function main(): void {
+  const config = readConfig(process.env);
+  const baseline = new Baseline(config);
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://baseline');
+    readBody(req)
+      .then((body) => baseline.route(req.method ?? 'GET', url, body))
+      .catch(failure)
+      .then((answer) => send(res, answer));
+  });
+  server.listen(config.port, '127.0.0.1', () => console.error(`baseline listening on ${config.port}`));
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    void baseline.close().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+if (require.main === module) main();

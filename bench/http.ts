@@ -1,0 +1,302 @@
+/**
+ * The HTTP scenarios: the same requests, driven with the same load on the API and on the
+ * baseline, after checking that both answer them with the same bodies.
+ */
+import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
+import { Fixtures, PAGE_SIZE } from './fixtures';
+import type { RssSampler, Service } from './processes';
+
+export interface Scenario {
+  key: string;
+  title: string;
+  /** A list endpoint: held to the ≥ 0.8 × baseline target. */
+  list: boolean;
+  /** GET path with query; absent for the KB write chain. */
+  path?: string;
+}
+
+export interface LoadOptions {
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  /** Sent to both servers, so the requests are byte for byte the same. */
+  headers: Record<string, string>;
+}
+
+export interface LatencySummary {
+  count: number;
+  p50_ms: number;
+  p99_ms: number;
+}
+
+export interface LoadResult {
+  requests_per_second: number;
+  p50_ms: number;
+  p99_ms: number;
+  /** Non-2xx responses plus socket errors and timeouts. */
+  errors: number;
+  non_2xx: number;
+  socket_errors: number;
+  requests: number;
+  duration_s: number;
+  /** Latency per status code (the KB write chain: 201 is the POST, 204 the DELETE). */
+  by_status: Record<string, LatencySummary>;
+  max_rss_mb?: number;
+}
+
+export interface ScenarioResult {
+  key: string;
+  title: string;
+  list: boolean;
+  path: string;
+  api: LoadResult;
+  baseline: LoadResult;
+  /** API ÷ baseline requests per second. */
+  ratio: number;
+}
+
+export function scenarios(fixtures: Fixtures): Scenario[] {
+  const limit = `limit=${PAGE_SIZE}`;
+  return [
+    { key: 'signals_first_page', title: 'signals first page', list: true, path: `/v1/signals?${limit}` },
+    {
+      key: 'signals_deep_page',
+      title: `signals deep, after row ${(fixtures.deepPages * PAGE_SIZE).toLocaleString('en-US')}`,
+      list: true,
+      path: `/v1/signals?${limit}&cursor=${encodeURIComponent(fixtures.deepCursor)}`,
+    },
+    {
+      key: 'signals_filtered',
+      title: 'signals type+trigger+after',
+      list: true,
+      path: `/v1/signals?type=website&trigger=visited_page&captured_after=${fixtures.capturedAfter}&${limit}`,
+    },
+    { key: 'signals_by_buyer', title: 'signals by buyer', list: true, path: `/v1/signals?buyer_id=${fixtures.busyBuyerId}&${limit}` },
+    { key: 'buyers_list', title: 'buyers list', list: true, path: `/v1/buyers?${limit}` },
+    { key: 'buyer_by_id', title: 'buyer by id', list: false, path: `/v1/buyers/${fixtures.busyBuyerId}` },
+    { key: 'kb_icps_list', title: 'kb icps list', list: true, path: '/v1/kb/icps' },
+    { key: 'kb_topic_write', title: 'kb topic POST+DELETE', list: false },
+    { key: 'health_live', title: 'health/live', list: false, path: '/health/live' },
+  ];
+}
+
+/* ---- correctness ---- */
+
+export class BodyMismatch extends Error {}
+
+interface Fetched {
+  status: number;
+  body: string;
+}
+
+async function fetchText(service: Service, path: string, init: RequestInit = {}): Promise<Fetched> {
+  const response = await fetch(`${service.baseUrl}${path}`, init);
+  return { status: response.status, body: await response.text() };
+}
+
+function firstDifference(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const excerpt = (s: string) => JSON.stringify(s.slice(Math.max(0, i - 60), i + 60));
+  return `first difference at character ${i} (lengths ${a.length} and ${b.length}):\n  api:      ${excerpt(a)}\n  baseline: ${excerpt(b)}`;
+}
+
+function assertSame(what: string, api: Fetched, baseline: Fetched): void {
+  if (api.status !== baseline.status) {
+    throw new BodyMismatch(`${what}: status ${api.status} from the API, ${baseline.status} from the baseline\n  api: ${api.body.slice(0, 300)}`);
+  }
+  if (api.body !== baseline.body) throw new BodyMismatch(`${what}: bodies differ; ${firstDifference(api.body, baseline.body)}`);
+}
+
+/** The API accepts the hand-made deep cursor and its page starts at the expected row. */
+async function checkDeepCursor(api: Service, fixtures: Fixtures, path: string, headers: Record<string, string>): Promise<void> {
+  const answer = await fetchText(api, path, { headers });
+  const first = answer.status === 200 ? (JSON.parse(answer.body) as { data: Array<{ id: string }> }).data[0]?.id : undefined;
+  if (first !== fixtures.deepFirstSignalId) {
+    throw new BodyMismatch(
+      `deep cursor: expected status 200 starting with ${fixtures.deepFirstSignalId}, got ${answer.status} ` +
+        `${first ?? answer.body.slice(0, 300)}`,
+    );
+  }
+}
+
+/** Ids and timestamps of a created record differ between the two servers; the rest may not. */
+function withoutIdentity(body: string): string {
+  const record = JSON.parse(body) as Record<string, unknown>;
+  return JSON.stringify({ ...record, id: '…', created_at: '…', updated_at: '…' });
+}
+
+async function checkWriteChain(api: Service, baseline: Service, headers: Record<string, string>): Promise<void> {
+  const body = JSON.stringify({ name: 'Bench check', short_name: `bench-check-${randomBytes(4).toString('hex')}`, description: 'Correctness check' });
+  const answers: Fetched[] = [];
+  // One after the other: both write the same workspace, and the short name is free again once deleted.
+  for (const service of [api, baseline]) {
+    const created = await fetchText(service, '/v1/kb/topics', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+    const id = created.status === 201 ? (JSON.parse(created.body) as { id: string }).id : 'none';
+    const deleted = await fetchText(service, `/v1/kb/topics/${id}`, { method: 'DELETE', headers });
+    answers.push({ status: created.status, body: created.status === 201 ? withoutIdentity(created.body) : created.body }, deleted);
+  }
+  assertSame('POST /v1/kb/topics', answers[0], answers[2]);
+  assertSame('DELETE /v1/kb/topics/{id}', answers[1], answers[3]);
+}
+
+/** Throws BodyMismatch unless both servers answer every scenario identically. */
+export async function checkSameAnswers(
+  api: Service,
+  baseline: Service,
+  list: Scenario[],
+  fixtures: Fixtures,
+  headers: Record<string, string>,
+): Promise<void> {
+  for (const scenario of list) {
+    if (!scenario.path) continue;
+    const [a, b] = [await fetchText(api, scenario.path, { headers }), await fetchText(baseline, scenario.path, { headers })];
+    if (a.status !== 200) throw new BodyMismatch(`${scenario.title}: the API answered ${a.status}: ${a.body.slice(0, 300)}`);
+    assertSame(scenario.title, a, b);
+    if (scenario.key === 'signals_deep_page') await checkDeepCursor(api, fixtures, scenario.path, headers);
+    console.error(`  same answer: ${scenario.title} (${a.body.length} bytes)`);
+  }
+  await checkWriteChain(api, baseline, headers);
+  console.error('  same answer: kb topic POST + DELETE (ids and timestamps aside)');
+}
+
+/** ~10 ICPs in the workspace, created through the API, so the KB list is not empty. */
+export async function ensureIcps(api: Service, headers: Record<string, string>, count = 10): Promise<void> {
+  const listed = await fetchText(api, '/v1/kb/icps', { headers });
+  const existing = new Set((JSON.parse(listed.body) as { data: Array<{ short_name: string }> }).data.map((icp) => icp.short_name));
+  for (let i = 1; i <= count; i++) {
+    const shortName = `bench-icp-${i}`;
+    if (existing.has(shortName)) continue;
+    const created = await fetchText(api, '/v1/kb/icps', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Bench ICP ${i}`, short_name: shortName, description: `Mid-market companies, segment ${i}, buying analytics software.` }),
+    });
+    if (created.status !== 201) throw new Error(`creating ICP ${shortName}: ${created.status} ${created.body}`);
+  }
+}
+
+/* ---- load ---- */
+
+function percentile(sorted: Float64Array, q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+
+function summarise(latencies: number[]): LatencySummary {
+  const sorted = Float64Array.from(latencies).sort();
+  return { count: sorted.length, p50_ms: round2(percentile(sorted, 0.5)), p99_ms: round2(percentile(sorted, 0.99)) };
+}
+
+/**
+ * POST a Topic, then DELETE the one just created, on every connection in turn. Short names are
+ * unique per request: they must be unique among active Topics, and both servers share the table.
+ */
+function topicWriteChain(headers: Record<string, string>): autocannon.Request[] {
+  const run = randomBytes(3).toString('hex');
+  let n = 0;
+  type Context = { topicId?: string };
+  return [
+    {
+      method: 'POST',
+      path: '/v1/kb/topics',
+      headers: { ...headers, 'content-type': 'application/json' },
+      setupRequest: (request) => {
+        n += 1;
+        return { ...request, body: JSON.stringify({ name: `Bench topic ${n}`, short_name: `bench-${run}-${n}`, description: 'Created and deleted by the HTTP benchmark' }) };
+      },
+      onResponse: (status, body, context) => {
+        (context as Context).topicId = status === 201 ? (JSON.parse(body) as { id: string }).id : undefined;
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/v1/kb/topics/',
+      setupRequest: (request, context) => ({ ...request, path: `/v1/kb/topics/${(context as Context).topicId ?? 'none'}` }),
+    },
+  ];
+}
+
+/**
+ * One autocannon run. Latencies are taken from each response with sub-millisecond precision
+ * (autocannon's own histogram keeps whole milliseconds, too coarse for p50s of a few ms).
+ */
+function load(service: Service, scenario: Scenario, options: LoadOptions, seconds: number): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const byStatus = new Map<number, number[]>();
+    const target = scenario.path
+      ? { url: `${service.baseUrl}${scenario.path}` }
+      : { url: service.baseUrl, requests: topicWriteChain(options.headers) };
+    const instance = autocannon(
+      { ...target, connections: options.connections, duration: seconds, headers: options.headers },
+      (error, result) => {
+        if (error) return reject(error);
+        const ok = [...byStatus].filter(([status]) => status >= 200 && status < 300).flatMap(([, times]) => times);
+        const overall = summarise(ok);
+        resolve({
+          requests_per_second: Math.round(result.requests.total / result.duration),
+          p50_ms: overall.p50_ms,
+          p99_ms: overall.p99_ms,
+          errors: result.non2xx + result.errors,
+          non_2xx: result.non2xx,
+          socket_errors: result.errors,
+          requests: result.requests.total,
+          duration_s: result.duration,
+          by_status: Object.fromEntries([...byStatus].map(([status, times]) => [String(status), summarise(times)])),
+        });
+      },
+    );
+    instance.on('response', (_client, status, _bytes, ms) => {
+      const times = byStatus.get(status) ?? [];
+      if (times.length === 0) byStatus.set(status, times);
+      times.push(ms);
+    });
+  });
+}
+
+/** Warm-up (not recorded), then the measured run; RSS is sampled during both. */
+async function measure(service: Service, scenario: Scenario, options: LoadOptions, rss?: RssSampler): Promise<LoadResult> {
+  rss?.start();
+  try {
+    if (options.warmupSeconds > 0) await load(service, scenario, options, options.warmupSeconds);
+    const result = await load(service, scenario, options, options.durationSeconds);
+    return rss ? { ...result, max_rss_mb: Math.round(rss.stop()) } : result;
+  } catch (error) {
+    rss?.stop();
+    throw error;
+  }
+}
+
+function describe(name: string, r: LoadResult): string {
+  return `${name} ${r.requests_per_second} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, ${r.errors} errors`;
+}
+
+export async function runScenarios(
+  api: Service,
+  baseline: Service,
+  list: Scenario[],
+  options: LoadOptions,
+  apiRss: RssSampler,
+): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = [];
+  for (const scenario of list) {
+    console.error(`scenario: ${scenario.title}`);
+    const apiResult = await measure(api, scenario, options, apiRss);
+    console.error(`  ${describe('api', apiResult)}`);
+    const baselineResult = await measure(baseline, scenario, options);
+    console.error(`  ${describe('baseline', baselineResult)}`);
+    results.push({
+      key: scenario.key,
+      title: scenario.title,
+      list: scenario.list,
+      path: scenario.path ?? 'POST /v1/kb/topics, DELETE /v1/kb/topics/{id}',
+      api: apiResult,
+      baseline: baselineResult,
+      ratio: baselineResult.requests_per_second > 0 ? round2(apiResult.requests_per_second / baselineResult.requests_per_second) : 0,
+    });
+  }
+  return results;
+}

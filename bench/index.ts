@@ -1,0 +1,239 @@
+/**
+ * `npm run bench`: the API under load beside a framework-free baseline doing the same work, then
+ * the pipeline benchmark; one report on stdout and in bench/results/<date>.json.
+ *
+ * Environment (defaults in brackets):
+ *   BENCH_DATABASE_URL [postgres://postgres@127.0.0.1:5432/bi_bench_http]   BENCH_RESEED=1 starts from an empty database
+ *   BENCH_SIGNALS [1000000]  BENCH_BUYERS [100000]   per workspace; two workspaces, the first is measured
+ *   BENCH_DURATION [15]  BENCH_WARMUP [3]   seconds per scenario and server, at 20 connections
+ *   BENCH_PROFILE=1   CPU profile of the API (bench/results/profiles)
+ *   BENCH_SKIP_PIPELINE=1   BENCH_ACTIVITIES [100000]   the pipeline benchmark
+ *   REDIS_URL [redis://127.0.0.1:6379]
+ */
+import Redis from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { cpus, release, totalmem, type } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { ID_PREFIXES, parseId } from '../src/shared/domain/ids';
+import { Fixtures, loadFixtures } from './fixtures';
+import { BodyMismatch, checkSameAnswers, ensureIcps, LoadOptions, runScenarios, scenarios } from './http';
+import type { PipelineBenchResult } from './pipeline';
+import { freePort, killChildrenOnExit, RssSampler, Service, startNode, stop, waitUntilServing } from './processes';
+import { formatProfileSummary, ProfileSummary, summariseProfile } from './profile-summary';
+import { evaluateTargets, HttpSummary, printReport, summariseHttp, writeResults } from './report';
+import { BenchWorkspace, createKey, CreatedKey, ensureSeeded } from './seed';
+
+interface Params {
+  databaseUrl: string;
+  redisUrl: string;
+  size: { buyers: number; signals: number };
+  load: Omit<LoadOptions, 'headers'>;
+  reseed: boolean;
+  profile: boolean;
+  skipPipeline: boolean;
+  activities: number;
+}
+
+const ROOT = join(__dirname, '..');
+const PROFILE_DIR = join(__dirname, 'results', 'profiles');
+/** Fixed, so the deep cursor made here is valid for both servers. */
+const CURSOR_SECRET = 'http-benchmark-cursor-secret';
+
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[0-9]+$/.test(raw)) throw new Error(`${name} must be a whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+function readParams(env: NodeJS.ProcessEnv): Params {
+  return {
+    databaseUrl: env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/bi_bench_http',
+    redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
+    size: { buyers: wholeNumber(env, 'BENCH_BUYERS', 100_000), signals: wholeNumber(env, 'BENCH_SIGNALS', 1_000_000) },
+    load: {
+      connections: 20,
+      durationSeconds: wholeNumber(env, 'BENCH_DURATION', 15),
+      warmupSeconds: wholeNumber(env, 'BENCH_WARMUP', 3),
+    },
+    reseed: env.BENCH_RESEED === '1',
+    profile: env.BENCH_PROFILE === '1',
+    skipPipeline: env.BENCH_SKIP_PIPELINE === '1',
+    activities: wholeNumber(env, 'BENCH_ACTIVITIES', 100_000),
+  };
+}
+
+async function machine(databaseUrl: string) {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const postgres = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0].server_version;
+    return {
+      cpus: cpus().length,
+      cpu_model: cpus()[0]?.model ?? 'unknown',
+      memory_gb: Math.round(totalmem() / 2 ** 30),
+      os: `${type()} ${release()}`,
+      node: process.version,
+      postgres,
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+function startApi(params: Params, port: number, queuePrefix: string): Service {
+  const profiling = params.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  return startNode('API', [...profiling, join(ROOT, 'dist', 'main.js')], {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    DATABASE_URL: params.databaseUrl,
+    REDIS_URL: params.redisUrl,
+    RUN_WORKERS: 'false',
+    // The production default: one JSON line per request, written to /dev/null (see startNode).
+    LOG_LEVEL: 'info',
+    CURSOR_SECRET,
+    RATE_LIMIT_LIMIT: '1000000',
+    QUEUE_PREFIX: queuePrefix,
+  }, port, { discardStdout: true });
+}
+
+function startBaseline(params: Params, port: number, workspace: BenchWorkspace, key: CreatedKey): Service {
+  const keyId = parseId(ID_PREFIXES.apiKey, key.key_id);
+  if (keyId.kind !== 'ok') throw new Error(`not a key id: ${key.key_id}`);
+  return startNode('baseline', ['-r', 'ts-node/register/transpile-only', join(__dirname, 'baseline.ts')], {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    DATABASE_URL: params.databaseUrl,
+    CURSOR_SECRET,
+    BASELINE_WORKSPACE_ID: workspace.internalId,
+    BASELINE_KEY_ID: keyId.value,
+  }, port);
+}
+
+/** Removes the run's queue keys and rate-limit counters (`{prefix:rl:…}:hits`) from the shared Redis. */
+async function clearRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true });
+  await redis.connect();
+  try {
+    for (const match of [`${prefix}:*`, `{${prefix}:*`]) {
+      for await (const keys of redis.scanStream({ match, count: 1000 })) {
+        if ((keys as string[]).length > 0) await redis.del(...(keys as string[]));
+      }
+    }
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The newest .cpuprofile written since `since`. */
+function newestProfile(since: number): string | null {
+  const files = readdirSync(PROFILE_DIR)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .map((name) => ({ path: join(PROFILE_DIR, name), mtime: statSync(join(PROFILE_DIR, name)).mtimeMs }))
+    .filter((file) => file.mtime >= since)
+    .sort((a, b) => b.mtime - a.mtime);
+  return files[0]?.path ?? null;
+}
+
+interface HttpRun {
+  summary: HttpSummary;
+  profile: { path: string; summary: ProfileSummary } | null;
+}
+
+async function runHttp(params: Params, workspace: BenchWorkspace, key: CreatedKey, fixtures: Fixtures): Promise<HttpRun> {
+  const queuePrefix = `bench-http-${randomBytes(4).toString('hex')}`;
+  const headers = { authorization: `Bearer ${key.api_key}` };
+  const started = Date.now();
+  if (params.profile) mkdirSync(PROFILE_DIR, { recursive: true });
+  const api = startApi(params, await freePort(), queuePrefix);
+  const baseline = startBaseline(params, await freePort(), workspace, key);
+  let summary: HttpSummary;
+  try {
+    await Promise.all([waitUntilServing(api, '/health/ready'), waitUntilServing(baseline, '/health/live')]);
+    await ensureIcps(api, headers);
+    const list = scenarios(fixtures);
+    console.error('correctness check: the same answer from both servers');
+    await checkSameAnswers(api, baseline, list, fixtures, headers);
+    const rss = new RssSampler(api.child.pid!);
+    const results = await runScenarios(api, baseline, list, { ...params.load, headers }, rss);
+    summary = summariseHttp(results, params.load.connections, rss.overallMax);
+  } finally {
+    const [apiExit] = await Promise.all([stop(api), stop(baseline)]);
+    if (apiExit !== 0) console.error(`the API exited with code ${apiExit} after SIGTERM`);
+    await clearRedisPrefix(params.redisUrl, queuePrefix);
+  }
+  const profilePath = params.profile ? newestProfile(started) : null;
+  if (params.profile && !profilePath) console.error(`no .cpuprofile was written to ${PROFILE_DIR}`);
+  return { summary, profile: profilePath ? { path: profilePath, summary: summariseProfile(profilePath) } : null };
+}
+
+async function runPipeline(params: Params): Promise<PipelineBenchResult | null> {
+  if (params.skipPipeline) return null;
+  console.error(`pipeline benchmark: ${params.activities} activities`);
+  const { runPipelineBench } = await import('./pipeline');
+  return runPipelineBench(params.activities);
+}
+
+async function main(): Promise<void> {
+  killChildrenOnExit();
+  const params = readParams(process.env);
+  const date = new Date();
+  const { workspaces, seeded } = await ensureSeeded(params.databaseUrl, params.size, params.reseed);
+  const [workspace] = workspaces;
+  const key = await createKey(params.databaseUrl, workspace);
+  const fixtures = await loadFixtures(params.databaseUrl, workspace, CURSOR_SECRET, params.size.signals);
+  const http = await runHttp(params, workspace, key, fixtures);
+  const pipeline = await runPipeline(params);
+  const targets = evaluateTargets(http.summary, pipeline);
+
+  printReport(http.summary, pipeline, targets);
+  if (http.profile) {
+    const { summary } = http.profile;
+    const short = { ...summary, functions: summary.functions.slice(0, 10), packages: summary.packages.slice(0, 10) };
+    console.log(`\nCPU profile of the API: ${http.profile.path}\n${formatProfileSummary(short)}`);
+  }
+  const file = writeResults(
+    {
+      date: date.toISOString(),
+      machine: await machine(params.databaseUrl),
+      parameters: {
+        database: new URL(params.databaseUrl).pathname.slice(1),
+        workspaces: workspaces.map((w) => ({ name: w.name, id: w.id })),
+        benchmarked_workspace: workspace.id,
+        buyers_per_workspace: params.size.buyers,
+        signals_per_workspace: params.size.signals,
+        seeded_this_run: seeded,
+        connections: params.load.connections,
+        duration_s: params.load.durationSeconds,
+        warmup_s: params.load.warmupSeconds,
+        profiled: params.profile,
+        fixtures: {
+          deep_pages: fixtures.deepPages,
+          captured_after: fixtures.capturedAfter,
+          busy_buyer_id: fixtures.busyBuyerId,
+          busy_buyer_signals: fixtures.busyBuyerSignals,
+        },
+      },
+      http: http.summary,
+      targets,
+      pipeline,
+      profile: http.profile,
+    },
+    date,
+    params.profile,
+  );
+  console.log(`\nwritten to ${file}`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof BodyMismatch) {
+    console.error(`\nCORRECTNESS CHECK FAILED — the API and the baseline answer differently, so the comparison would not be fair:\n${error.message}`);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

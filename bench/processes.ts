@@ -1,0 +1,134 @@
+/** Child processes of the benchmark: start, wait until they answer, sample memory, stop. */
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export interface Service {
+  name: string;
+  child: ChildProcess;
+  baseUrl: string;
+}
+
+const running = new Set<ChildProcess>();
+
+/** However the benchmark ends (an error, Ctrl-C, SIGTERM), no child is left behind. */
+export function killChildrenOnExit(): void {
+  process.once('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => process.exit(signal === 'SIGINT' ? 130 : 143));
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * Starts a Node process; its stdout and stderr go to ours (stderr), so the report on stdout stays
+ * clean; `discardStdout` sends its stdout (request logs) to /dev/null instead. A process that
+ * exits before it is stopped fails the benchmark.
+ */
+export function startNode(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+  { discardStdout = false }: { discardStdout?: boolean } = {},
+): Service {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', discardStdout ? 'ignore' : 'pipe', 'pipe'] });
+  child.stdout?.pipe(process.stderr, { end: false });
+  child.stderr?.pipe(process.stderr, { end: false });
+  running.add(child);
+  child.once('exit', (code, signal) => {
+    const expected = !running.has(child);
+    running.delete(child);
+    if (!expected) {
+      console.error(`${name} exited unexpectedly (code ${code}, signal ${signal})`);
+      process.exitCode = 1;
+    }
+  });
+  return { name, child, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+/** Polls until `path` answers 200, or fails after `timeoutMs`. */
+export async function waitUntilServing(service: Service, path: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (service.child.exitCode !== null) throw new Error(`${service.name} exited with code ${service.child.exitCode} while starting`);
+    try {
+      const response = await fetch(`${service.baseUrl}${path}`);
+      if (response.status === 200) return;
+      last = `status ${response.status}: ${await response.text()}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${service.name} did not answer 200 on ${path} within ${timeoutMs / 1000} s (${last})`);
+}
+
+/** SIGTERM, then SIGKILL when it has not exited in time. Resolves with the exit code. */
+export function stop(service: Service, timeoutMs = 30_000): Promise<number | null> {
+  const { child } = service;
+  running.delete(child);
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Resident set size of a process in MB, from /proc (Linux). */
+function rssMb(pid: number): number | null {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Samples a process's RSS every 250 ms while active; keeps the maximum overall and per phase. */
+export class RssSampler {
+  private timer: NodeJS.Timeout | null = null;
+  private phaseMax = 0;
+  overallMax = 0;
+
+  constructor(private readonly pid: number) {}
+
+  start(): void {
+    this.phaseMax = 0;
+    this.sample();
+    this.timer = setInterval(() => this.sample(), 250);
+  }
+
+  /** Ends the phase; returns its maximum in MB. */
+  stop(): number {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.sample();
+    return this.phaseMax;
+  }
+
+  private sample(): void {
+    const mb = rssMb(this.pid);
+    if (mb === null) return;
+    this.phaseMax = Math.max(this.phaseMax, mb);
+    this.overallMax = Math.max(this.overallMax, mb);
+  }
+}

@@ -1,0 +1,125 @@
+/** The benchmark's report: the table, the targets with pass/fail, and the JSON record. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LoadResult, ScenarioResult } from './http';
+import type { PipelineBenchResult } from './pipeline';
+
+export interface HttpSummary {
+  connections: number;
+  scenarios: ScenarioResult[];
+  /** p50 of the deep page ÷ p50 of the first page. */
+  deep_to_first_p50: { api: number; baseline: number };
+  api_max_rss_mb: number;
+  /** p99 of the KB write chain (POST and DELETE together) on the API. */
+  kb_write_p99_ms: number;
+}
+
+export interface TargetResult {
+  target: string;
+  value: string;
+  pass: boolean;
+}
+
+const LIST_RATIO = 0.8;
+const DEEP_RATIO = 1.2;
+const RSS_LIMIT_MB = 300;
+const KB_WRITE_P99_MS = 25;
+const PIPELINE_PER_SECOND = 1000;
+
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+
+function scenario(scenarios: ScenarioResult[], key: string): ScenarioResult {
+  const found = scenarios.find((s) => s.key === key);
+  if (!found) throw new Error(`no scenario ${key}`);
+  return found;
+}
+
+export function summariseHttp(scenarios: ScenarioResult[], connections: number, apiMaxRssMb: number): HttpSummary {
+  const first = scenario(scenarios, 'signals_first_page');
+  const deep = scenario(scenarios, 'signals_deep_page');
+  const ratio = (a: LoadResult, b: LoadResult) => (b.p50_ms > 0 ? round2(a.p50_ms / b.p50_ms) : 0);
+  return {
+    connections,
+    scenarios,
+    deep_to_first_p50: { api: ratio(deep.api, first.api), baseline: ratio(deep.baseline, first.baseline) },
+    api_max_rss_mb: Math.round(apiMaxRssMb),
+    kb_write_p99_ms: scenario(scenarios, 'kb_topic_write').api.p99_ms,
+  };
+}
+
+export function evaluateTargets(http: HttpSummary | null, pipeline: PipelineBenchResult | null): TargetResult[] {
+  const targets: TargetResult[] = [];
+  if (http) {
+    for (const s of http.scenarios.filter((s) => s.list)) {
+      targets.push({ target: `${s.title}: API ≥ ${LIST_RATIO} × baseline req/s`, value: `${s.ratio}`, pass: s.ratio >= LIST_RATIO });
+    }
+    targets.push({
+      target: `deep page p50 ≤ ${DEEP_RATIO} × first page p50 (API)`,
+      value: `${http.deep_to_first_p50.api}`,
+      pass: http.deep_to_first_p50.api <= DEEP_RATIO,
+    });
+    const errors = http.scenarios.reduce((sum, s) => sum + s.api.errors, 0);
+    targets.push({ target: 'zero errors (API, all scenarios)', value: `${errors}`, pass: errors === 0 });
+    targets.push({ target: `API RSS < ${RSS_LIMIT_MB} MB`, value: `${http.api_max_rss_mb} MB`, pass: http.api_max_rss_mb < RSS_LIMIT_MB });
+    targets.push({ target: `KB write p99 < ${KB_WRITE_P99_MS} ms`, value: `${http.kb_write_p99_ms} ms`, pass: http.kb_write_p99_ms < KB_WRITE_P99_MS });
+  }
+  if (pipeline) {
+    targets.push({
+      target: `pipeline ≥ ${PIPELINE_PER_SECOND} activities/s`,
+      value: `${pipeline.pipeline.per_second}/s`,
+      pass: pipeline.pipeline.per_second >= PIPELINE_PER_SECOND,
+    });
+  }
+  return targets;
+}
+
+/** A plain fixed-width table: first column left-aligned, the rest right-aligned. */
+export function formatTable(header: string[], rows: Array<Array<string | number>>): string {
+  const cells = [header, ...rows.map((row) => row.map(String))];
+  const widths = header.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
+  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}
+
+export function httpTable(http: HttpSummary): string {
+  return formatTable(
+    ['scenario', 'API req/s', 'p50 ms', 'p99 ms', 'err', 'base req/s', 'p50 ms', 'p99 ms', 'err', 'API÷base'],
+    http.scenarios.map((s) => [
+      s.title,
+      s.api.requests_per_second, s.api.p50_ms, s.api.p99_ms, s.api.errors,
+      s.baseline.requests_per_second, s.baseline.p50_ms, s.baseline.p99_ms, s.baseline.errors,
+      s.ratio.toFixed(2),
+    ]),
+  );
+}
+
+export function printReport(http: HttpSummary | null, pipeline: PipelineBenchResult | null, targets: TargetResult[]): void {
+  const out: string[] = [];
+  if (http) {
+    out.push(httpTable(http), '');
+    out.push(`deep page p50 ÷ first page p50: API ${http.deep_to_first_p50.api}, baseline ${http.deep_to_first_p50.baseline}`);
+    out.push(`API max RSS: ${http.api_max_rss_mb} MB`);
+    out.push(`KB write p99 at ${http.connections} connections: ${http.kb_write_p99_ms} ms`);
+  }
+  if (pipeline) {
+    out.push(
+      `pipeline: ${pipeline.pipeline.per_second} activities/s end to end, raw BullMQ ${pipeline.raw_bullmq_four_queues.per_second}/s, ` +
+        `ratio ${pipeline.ratio_pipeline_to_raw} (${pipeline.activities} activities)`,
+    );
+  }
+  out.push('', formatTable(['target', 'value', 'result'], targets.map((t) => [t.target, t.value, t.pass ? 'pass' : 'FAIL'])));
+  console.log(out.join('\n'));
+}
+
+/**
+ * Writes the record to bench/results/<YYYY-MM-DD>.json and returns the path. A profiled run goes
+ * to <YYYY-MM-DD>.profile.json instead: its numbers carry the profiler's overhead, and must not
+ * replace the day's clean ones.
+ */
+export function writeResults(record: object, date: Date, profiled: boolean): string {
+  const dir = join(__dirname, 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${date.toISOString().slice(0, 10)}${profiled ? '.profile' : ''}.json`);
+  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+  return file;
+}

@@ -40,6 +40,8 @@ function answerUnparsableRequests(server: Server): void {
 export function configureApp(app: INestApplication): INestApplication {
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
+  // No ETag: it would hash every body (pages run to 100 KB and more) for a header the API does not document.
+  express.set('etag', false);
   // One string per query parameter name; a repeated name becomes an array and is rejected.
   express.set('query parser', 'simple');
   answerUnparsableRequests(app.getHttpServer() as Server);

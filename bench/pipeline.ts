@@ -12,6 +12,7 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Job, Queue, Worker } from 'bullmq';
+import { DataSource } from 'typeorm';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,16 +63,22 @@ async function pipelineRate(databaseUrl: string, prefix: string, N: number): Pro
       first ||= answer.data[0].id.slice(4);
       last = answer.data[answer.data.length - 1].id.slice(4);
     }
-    const repository = app.get(ActivitiesRepository);
+    // Poll the unfinished ones only (a partial index holds just those), so that watching the run
+    // costs next to nothing; count the outcomes once, at the end.
+    const database = app.get(DataSource);
+    const workspaceId = String(BigInt(ws.workspace_id.slice(4)));
     for (;;) {
-      const progress = await repository.progress(ctx, String(BigInt(first)), String(BigInt(last)));
-      if (progress.pending === 0) {
-        return { seconds: (Date.now() - started) / 1000, processed: progress.processed, discarded: progress.discarded };
-      }
-      if (process.stderr.isTTY) process.stderr.write(`\rpipeline: ${progress.processed + progress.discarded}/${N}`);
-      // Each poll counts the whole range, so poll rarely enough not to weigh on the run.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const [{ pending }] = await database.query(
+        `SELECT count(*)::int AS pending FROM activities WHERE stage <> 'done' AND workspace_id = $1`,
+        [workspaceId],
+      );
+      if (pending === 0) break;
+      if (process.stderr.isTTY) process.stderr.write(`\rpipeline: ${N - pending}/${N}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
     }
+    const seconds = (Date.now() - started) / 1000;
+    const progress = await app.get(ActivitiesRepository).progress(ctx, String(BigInt(first)), String(BigInt(last)));
+    return { seconds, processed: progress.processed, discarded: progress.discarded };
   } finally {
     if (process.stderr.isTTY) process.stderr.write('\n');
     await app.close();

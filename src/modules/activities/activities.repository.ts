@@ -5,6 +5,7 @@ import { requireWorkspace, WorkspaceContext } from '../../shared/application/wor
 import type { PipelineStage } from '../pipeline/infrastructure/queues';
 import type { ActivityInput } from './activity-input';
 import { ActivityEntity } from './activity.entity';
+import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 
 /** Every column, in one place, so raw reads return the entity's shape. */
 const ACTIVITY_COLUMNS =
@@ -116,7 +117,8 @@ export class ActivitiesRepository {
   }
 
   private async select<Row>(ctx: WorkspaceContext, id: string, extra: string, lock: string, manager: EntityManager): Promise<Row | null> {
-    const rows: Row[] = await manager.query(
+    const { rows } = await preparedQuery<Row>(
+      manager,
       `SELECT ${ACTIVITY_COLUMNS}${extra ? `, ${extra}` : ''} FROM activities WHERE workspace_id = $1 AND id = $2 ${lock}`,
       [requireWorkspace(ctx), id],
     );
@@ -136,8 +138,8 @@ export class ActivitiesRepository {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<boolean> {
     const update = advanceSql(requireWorkspace(ctx), id, from, changes, now);
-    const [, affected]: [unknown, number] = await manager.query(update.sql, update.params);
-    return affected > 0;
+    const { rowCount } = await preparedQuery(manager, update.sql, update.params);
+    return (rowCount ?? 0) > 0;
   }
 
   /** How the workspace's activities with ids in [fromId, toId] stand. */

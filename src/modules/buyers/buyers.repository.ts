@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { KeysetPosition } from '../../shared/application/pagination';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
 import { keysetSql, SortOrder } from '../../shared/infrastructure/keyset-sql';
+import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 
 /** A Buyer row with its ICP/Persona association already resolved against the live records. */
 export interface BuyerRow {
@@ -75,11 +76,11 @@ export class BuyersRepository {
     }
     const keyset = keysetSql('b', 'created_at', filter.order, after, limit, params);
     if (keyset.where) conditions.push(keyset.where);
-    return this.dataSource.query(`${SELECT} WHERE ${conditions.join(' AND ')} ${keyset.tail}`, params);
+    return (await preparedQuery<BuyerRow>(this.dataSource.manager, `${SELECT} WHERE ${conditions.join(' AND ')} ${keyset.tail}`, params)).rows;
   }
 
   async findOne(ctx: WorkspaceContext, id: string): Promise<BuyerRow | null> {
-    const rows: BuyerRow[] = await this.dataSource.query(`${SELECT} WHERE b.workspace_id = $1 AND b.id = $2`, [
+    const { rows } = await preparedQuery<BuyerRow>(this.dataSource.manager, `${SELECT} WHERE b.workspace_id = $1 AND b.id = $2`, [
       requireWorkspace(ctx),
       id,
     ]);

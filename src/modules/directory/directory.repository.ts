@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { hemsOf } from '../pipeline/domain/identity';
+import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 
 export interface DirectoryPerson {
   email: string;
@@ -26,7 +27,8 @@ export class DirectoryRepository {
     email: string | null,
     companyDomains: readonly string[],
   ): Promise<{ person: DirectoryPerson | null; company: Record<string, unknown> | null }> {
-    const rows = await this.dataSource.query(
+    const { rows } = await preparedQuery<{ person: DirectoryPerson | null; company: Record<string, unknown> | null }>(
+      this.dataSource.manager,
       `WITH person AS (SELECT email, linkedin, company_domain, data FROM directory_people WHERE email = $1)
        SELECT (SELECT row_to_json(person) FROM person) AS person,
               (SELECT c.data

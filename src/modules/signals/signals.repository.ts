@@ -5,6 +5,7 @@ import type { KeysetPosition } from '../../shared/application/pagination';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
 import { keysetSql, SortOrder } from '../../shared/infrastructure/keyset-sql';
 import type { SignalTrigger, SignalType } from './signal-types';
+import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 
 export interface SignalRow {
   id: string;
@@ -34,7 +35,7 @@ export class SignalsRepository {
    * signals indexes (workspace + buyer / type / trigger, then captured_at, id), so every shape
    * is an index range scan that stops after `limit + 1` rows, however deep the page.
    */
-  page(ctx: WorkspaceContext, filter: SignalFilter, after: KeysetPosition | null, limit: number): Promise<SignalRow[]> {
+  async page(ctx: WorkspaceContext, filter: SignalFilter, after: KeysetPosition | null, limit: number): Promise<SignalRow[]> {
     const params: unknown[] = [requireWorkspace(ctx)];
     const conditions = ['s.workspace_id = $1'];
     const add = (sql: string, value: unknown) => {
@@ -48,10 +49,12 @@ export class SignalsRepository {
     if (filter.capturedBefore) add('s.captured_at < ?', filter.capturedBefore);
     const keyset = keysetSql('s', 'captured_at', filter.order, after, limit, params);
     if (keyset.where) conditions.push(keyset.where);
-    return this.dataSource.query(
+    const { rows } = await preparedQuery<SignalRow>(
+      this.dataSource.manager,
       `SELECT s.id, s.buyer_id, s.type, s.data, s.captured_at, s.created_at, s.updated_at
          FROM signals s WHERE ${conditions.join(' AND ')} ${keyset.tail}`,
       params,
     );
+    return rows;
   }
 }

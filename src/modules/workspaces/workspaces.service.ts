@@ -8,6 +8,7 @@ import { KeyScope } from '../../shared/application/workspace-context';
 import { ApiKeyAuthenticator, AuthenticatedKey } from '../../shared/interface/http/request-context';
 import { ApiKeyEntity, WorkspaceEntity } from './workspace.entity';
 import { displayPrefix, generateApiKey, hashApiKey, isApiKeyShaped } from './api-key';
+import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 
 /** The channel a key revocation is announced on. */
 export const API_KEYS_CHANGED = 'api_keys_changed';
@@ -91,7 +92,8 @@ export class WorkspacesService implements ApiKeyAuthenticator {
   async authenticate(key: string): Promise<AuthenticatedKey | null> {
     if (!isApiKeyShaped(key)) return null;
     // Runs on every request: plain SQL, no query builder or entity hydration.
-    const rows: Array<{ id: string; workspace_id: string; scope: KeyScope }> = await this.dataSource.query(
+    const { rows } = await preparedQuery<{ id: string; workspace_id: string; scope: KeyScope }>(
+      this.dataSource.manager,
       'SELECT id, workspace_id, scope FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
       [hashApiKey(key)],
     );

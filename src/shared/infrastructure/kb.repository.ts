@@ -3,6 +3,7 @@ import type { KeysetPosition } from '../application/pagination';
 import { requireWorkspace, WorkspaceContext } from '../application/workspace-context';
 import { KbRecordEntity } from './kb-record.entity';
 import { keysetSql } from './keyset-sql';
+import { preparedQuery } from './prepared-query';
 /**
  * The only way to the knowledge-base tables. Every method takes the workspace first and refuses to
  * run without one, and every statement carries `workspace_id = …` and `deleted_at IS NULL`, so no
@@ -11,27 +12,38 @@ import { keysetSql } from './keyset-sql';
 export class KbRepository<E extends KbRecordEntity> {
   constructor(private readonly repo: Repository<E>) {}
 
-  /** Table names come from entity metadata, never from input. */
+  /** Table and column names come from entity metadata, never from input. */
   private get table(): string {
     return this.repo.metadata.tableName;
+  }
+
+  /**
+   * The entity's columns by name (not `*`: a prepared statement's result must keep its shape
+   * when a migration adds a column while the process runs).
+   */
+  private get columns(): string {
+    return this.repo.metadata.columns.map((column) => column.databaseName).join(', ');
   }
 
   /**
    * One page plus one extra row: the extra row only tells whether another page exists. Plain SQL
    * on the list path: rows already have the entity's shape (property names are column names).
    */
-  page(ctx: WorkspaceContext, after: KeysetPosition | null, limit: number): Promise<E[]> {
+  async page(ctx: WorkspaceContext, after: KeysetPosition | null, limit: number): Promise<E[]> {
     const params: unknown[] = [requireWorkspace(ctx)];
     const keyset = keysetSql('r', 'created_at', 'desc', after, limit, params);
-    return this.repo.manager.query(
-      `SELECT * FROM ${this.table} r WHERE r.workspace_id = $1 AND r.deleted_at IS NULL${keyset.where ? ` AND ${keyset.where}` : ''} ${keyset.tail}`,
+    const { rows } = await preparedQuery<E>(
+      this.repo.manager,
+      `SELECT ${this.columns} FROM ${this.table} r WHERE r.workspace_id = $1 AND r.deleted_at IS NULL${keyset.where ? ` AND ${keyset.where}` : ''} ${keyset.tail}`,
       params,
     );
+    return rows;
   }
 
   async findActive(ctx: WorkspaceContext, id: string): Promise<E | null> {
-    const rows: E[] = await this.repo.manager.query(
-      `SELECT * FROM ${this.table} WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`,
+    const { rows } = await preparedQuery<E>(
+      this.repo.manager,
+      `SELECT ${this.columns} FROM ${this.table} WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`,
       [requireWorkspace(ctx), id],
     );
     return rows[0] ?? null;
@@ -68,10 +80,11 @@ export class KbRepository<E extends KbRecordEntity> {
 
   /** Soft delete; false when there was no active record to delete. */
   async softDelete(ctx: WorkspaceContext, id: string, now: Date): Promise<boolean> {
-    const [, affected]: [unknown, number] = await this.repo.manager.query(
+    const { rowCount } = await preparedQuery(
+      this.repo.manager,
       `UPDATE ${this.table} SET deleted_at = $3 WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`,
       [requireWorkspace(ctx), id, now],
     );
-    return affected > 0;
+    return (rowCount ?? 0) > 0;
   }
 }

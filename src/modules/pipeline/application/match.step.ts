@@ -14,6 +14,7 @@ import { BuyerWriter } from '../infrastructure/buyer-writer';
 import { KbLookupRepository } from '../infrastructure/kb-lookup.repository';
 import type { PipelineJob, PipelineQueue } from '../infrastructure/queues';
 import { PipelineStep, queueFor } from './pipeline-step';
+import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
 
 const LINKEDIN_COMPANY = /linkedin\.com\/company\/([^/?#\s]+)/i;
 
@@ -79,7 +80,7 @@ export class MatchStep extends PipelineStep {
       requireWorkspace(ctx), activity.id, 'match',
       { stage: 'done', status: 'processed', buyer_id: buyer.id, signal_id: signal.id }, now, fold.params.length + 1,
     );
-    await manager.query(`WITH ${fold.ctes} ${outcome.sql}`, [...fold.params, ...outcome.params]);
+    await preparedQuery(manager, `WITH ${fold.ctes} ${outcome.sql}`, [...fold.params, ...outcome.params]);
   }
 
   private findTarget(ctx: WorkspaceContext, activity: ActivityEntity, manager: EntityManager): Promise<MatchedRecord | null> {

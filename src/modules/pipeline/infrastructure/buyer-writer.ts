@@ -6,6 +6,7 @@ import type { BuyerEntity } from '../../buyers/buyer.entity';
 import { companyInfoTemplate, contactInfoTemplate, Hem, mergeKnown } from '../../buyers/buyer-shape';
 import { Attribution, emptyAttribution } from '../../signals/signal-types';
 import type { MatchedRecord } from '../domain/signal-data';
+import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
 
 export interface NewSignal {
   id: string;
@@ -59,7 +60,8 @@ export class BuyerWriter {
     newBuyerId: string,
     now: Date,
   ): Promise<LockedBuyer> {
-    const rows: LockedBuyer[] = await manager.query(
+    const { rows } = await preparedQuery<LockedBuyer>(
+      manager,
       `INSERT INTO buyers AS b (id, workspace_id, person_key, contact_info, company_info, hems, attribution, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, '[]', $6, $7, $7)
        ON CONFLICT (workspace_id, person_key) DO UPDATE SET updated_at = b.updated_at

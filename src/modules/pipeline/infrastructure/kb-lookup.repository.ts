@@ -5,6 +5,7 @@ import { requireWorkspace, WorkspaceContext } from '../../../shared/application/
 import { formatId, ID_PREFIXES } from '../../../shared/domain/ids';
 import { domainOf } from '../domain/identity';
 import type { MatchedRecord } from '../domain/signal-data';
+import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
 
 interface KbRow {
   id: string;
@@ -37,7 +38,8 @@ export class KbLookupRepository {
     manager: EntityManager,
   ): Promise<MatchedRecord | null> {
     const { table, prefix } = RESOURCES[resource];
-    const rows: KbRow[] = await manager.query(
+    const { rows } = await preparedQuery<KbRow>(
+      manager,
       `SELECT id, name, short_name, description FROM ${table}
         WHERE workspace_id = $1 AND deleted_at IS NULL AND (${condition})
         ORDER BY created_at, id LIMIT 1`,

@@ -114,12 +114,13 @@ function buyersSql(workspaceId: string, after: KeysetPosition | null, limit: num
 // BuyersRepository.findOne
 const BUYER_BY_ID = `${BUYER_SELECT} WHERE b.workspace_id = $1 AND b.id = $2`;
 
-// KbRepository.page, findActive-free soft delete and insert, as the API sends them
+// KbRepository.page and softDelete as the API sends them (columns from the entity's metadata)
+const KB_COLUMNS = 'id, workspace_id, name, short_name, description, created_by, created_at, updated_at, deleted_at';
 function kbPageSql(table: string, workspaceId: string, after: KeysetPosition | null, limit: number) {
   const params: unknown[] = [workspaceId];
   const keyset = keysetSql('r', 'created_at', 'desc', after, limit, params);
   return {
-    sql: `SELECT * FROM ${table} r WHERE r.workspace_id = $1 AND r.deleted_at IS NULL${keyset.where ? ` AND ${keyset.where}` : ''} ${keyset.tail}`,
+    sql: `SELECT ${KB_COLUMNS} FROM ${table} r WHERE r.workspace_id = $1 AND r.deleted_at IS NULL${keyset.where ? ` AND ${keyset.where}` : ''} ${keyset.tail}`,
     params,
   };
 }
@@ -177,8 +178,17 @@ class Baseline {
     return { status: 404, body: { error: { code: 'not_found', message: 'No such route.' } } };
   }
 
+  /** Named prepared statements, as the API runs them (see preparedQuery). */
+  private readonly statementNames = new Map<string, string>();
+
+  private run(text: string, values: unknown[]) {
+    let name = this.statementNames.get(text);
+    if (!name) this.statementNames.set(text, (name = `q${this.statementNames.size + 1}`));
+    return this.pool.query({ name, text, values });
+  }
+
   private query<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return this.pool.query(sql, params).then((result) => result.rows as T[]);
+    return this.run(sql, params).then((result) => result.rows as T[]);
   }
 
   private limit(query: Query): number {
@@ -282,7 +292,7 @@ class Baseline {
   private async deleteTopic(publicId: string): Promise<Answer> {
     const parsed = parseId(ID_PREFIXES.topic, publicId);
     if (parsed.kind !== 'ok') throw AppError.notFound('Topic');
-    const result = await this.pool.query(TOPIC_SOFT_DELETE, [this.config.workspaceId, parsed.value, new Date()]);
+    const result = await this.run(TOPIC_SOFT_DELETE, [this.config.workspaceId, parsed.value, new Date()]);
     if ((result.rowCount ?? 0) === 0) throw AppError.notFound('Topic');
     return { status: 204 };
   }

@@ -16,6 +16,7 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
 import { presentBuyer } from '../src/modules/buyers/buyer-view';
 import type { BuyerRow } from '../src/modules/buyers/buyers.repository';
+import { BUYER_SELECT } from '../src/modules/buyers/buyers.sql';
 import { profileFields } from '../src/modules/kb/kb-shapes';
 import { presentSignal } from '../src/modules/signals/signal-view';
 import type { SignalRow } from '../src/modules/signals/signals.repository';
@@ -86,21 +87,6 @@ function signalsSql(workspaceId: string, query: Query, after: KeysetPosition | n
     params,
   };
 }
-
-// BuyersRepository SELECT
-const BUYER_SELECT = `
-  SELECT b.id, b.workspace_id, b.contact_info, b.company_info, b.hems, b.attribution,
-         i.id AS icp_id, CASE WHEN i.id IS NULL THEN '' ELSE b.icp_name END AS icp_name,
-         CASE WHEN b.is_icp AND i.id IS NULL THEN '' ELSE b.icp_reasoning END AS icp_reasoning,
-         p.id AS persona_id, CASE WHEN p.id IS NULL THEN '' ELSE b.persona_name END AS persona_name,
-         CASE WHEN b.is_persona AND p.id IS NULL THEN '' ELSE b.persona_reasoning END AS persona_reasoning,
-         b.signal_count_total, b.signal_count_website, b.signal_count_market, b.signal_count_linkedin,
-         b.first_signal_id, b.first_signal_type, b.first_signal_trigger,
-         b.last_signal_id, b.last_signal_type, b.last_signal_trigger,
-         b.created_at, b.updated_at
-    FROM buyers b
-    LEFT JOIN icps i ON b.is_icp AND i.id = b.icp_id AND i.workspace_id = b.workspace_id AND i.deleted_at IS NULL
-    LEFT JOIN personas p ON b.is_persona AND p.id = b.persona_id AND p.workspace_id = b.workspace_id AND p.deleted_at IS NULL`;
 
 // BuyersRepository.page (no created_after / created_before: the scenarios do not use them)
 function buyersSql(workspaceId: string, after: KeysetPosition | null, limit: number) {

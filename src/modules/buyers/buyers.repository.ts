@@ -5,6 +5,7 @@ import type { KeysetPosition } from '../../shared/application/pagination';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
 import { keysetSql, SortOrder } from '../../shared/infrastructure/keyset-sql';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
+import { BUYER_SELECT } from './buyers.sql';
 
 /** A Buyer row with its ICP/Persona association already resolved against the live records. */
 export interface BuyerRow {
@@ -40,25 +41,6 @@ export interface BuyerFilter {
   order: SortOrder;
 }
 
-/*
- * The association columns come back only while the matched ICP/Persona is active in the same
- * workspace: deleting it removes the association on read, without rewriting any Buyer. The
- * reasoning of a non-match (why no profile fitted) is shown as it was written.
- */
-const SELECT = `
-  SELECT b.id, b.workspace_id, b.contact_info, b.company_info, b.hems, b.attribution,
-         i.id AS icp_id, CASE WHEN i.id IS NULL THEN '' ELSE b.icp_name END AS icp_name,
-         CASE WHEN b.is_icp AND i.id IS NULL THEN '' ELSE b.icp_reasoning END AS icp_reasoning,
-         p.id AS persona_id, CASE WHEN p.id IS NULL THEN '' ELSE b.persona_name END AS persona_name,
-         CASE WHEN b.is_persona AND p.id IS NULL THEN '' ELSE b.persona_reasoning END AS persona_reasoning,
-         b.signal_count_total, b.signal_count_website, b.signal_count_market, b.signal_count_linkedin,
-         b.first_signal_id, b.first_signal_type, b.first_signal_trigger,
-         b.last_signal_id, b.last_signal_type, b.last_signal_trigger,
-         b.created_at, b.updated_at
-    FROM buyers b
-    LEFT JOIN icps i ON b.is_icp AND i.id = b.icp_id AND i.workspace_id = b.workspace_id AND i.deleted_at IS NULL
-    LEFT JOIN personas p ON b.is_persona AND p.id = b.persona_id AND p.workspace_id = b.workspace_id AND p.deleted_at IS NULL`;
-
 @Injectable()
 export class BuyersRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -76,11 +58,11 @@ export class BuyersRepository {
     }
     const keyset = keysetSql('b', 'created_at', filter.order, after, limit, params);
     if (keyset.where) conditions.push(keyset.where);
-    return (await preparedQuery<BuyerRow>(this.dataSource.manager, `${SELECT} WHERE ${conditions.join(' AND ')} ${keyset.tail}`, params)).rows;
+    return (await preparedQuery<BuyerRow>(this.dataSource.manager, `${BUYER_SELECT} WHERE ${conditions.join(' AND ')} ${keyset.tail}`, params)).rows;
   }
 
   async findOne(ctx: WorkspaceContext, id: string): Promise<BuyerRow | null> {
-    const { rows } = await preparedQuery<BuyerRow>(this.dataSource.manager, `${SELECT} WHERE b.workspace_id = $1 AND b.id = $2`, [
+    const { rows } = await preparedQuery<BuyerRow>(this.dataSource.manager, `${BUYER_SELECT} WHERE b.workspace_id = $1 AND b.id = $2`, [
       requireWorkspace(ctx),
       id,
     ]);

@@ -10,7 +10,6 @@
  *   BENCH_SKIP_PIPELINE=1   BENCH_ACTIVITIES [100000]   the pipeline benchmark
  *   REDIS_URL [redis://127.0.0.1:6379]
  */
-import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { cpus, release, totalmem, type } from 'node:os';
@@ -18,6 +17,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { ID_PREFIXES, parseId } from '../src/shared/domain/ids';
 import { Fixtures, loadFixtures } from './fixtures';
+import { clearRedisPrefix } from './redis';
 import { BodyMismatch, checkSameAnswers, ensureIcps, LoadOptions, runScenarios, scenarios } from './http';
 import type { PipelineBenchResult } from './pipeline';
 import { freePort, killChildrenOnExit, RssSampler, Service, startNode, stop, waitUntilServing } from './processes';
@@ -112,21 +112,6 @@ function startBaseline(params: Params, port: number, workspace: BenchWorkspace, 
     BASELINE_WORKSPACE_ID: workspace.internalId,
     BASELINE_KEY_ID: keyId.value,
   }, port);
-}
-
-/** Removes the run's queue keys and rate-limit counters (`{prefix:rl:…}:hits`) from the shared Redis. */
-async function clearRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true });
-  await redis.connect();
-  try {
-    for (const match of [`${prefix}:*`, `{${prefix}:*`]) {
-      for await (const keys of redis.scanStream({ match, count: 1000 })) {
-        if ((keys as string[]).length > 0) await redis.del(...(keys as string[]));
-      }
-    }
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /** The newest .cpuprofile written since `since`. */

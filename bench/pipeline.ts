@@ -32,6 +32,7 @@ import { WorkspacesModule } from '../src/modules/workspaces/workspaces.module';
 import { WorkspacesService } from '../src/modules/workspaces/workspaces.service';
 import { WorkspaceContext } from '../src/shared/application/workspace-context';
 import { redisOptionsFromUrl } from '../src/shared/infrastructure/redis';
+import { clearRedisPrefix } from './redis';
 
 const N = Number(process.env.BENCH_ACTIVITIES ?? 20_000);
 const run = randomBytes(3).toString('hex');
@@ -163,6 +164,7 @@ export async function runPipelineBench(n = N): Promise<PipelineBenchResult> {
     return result;
   } finally {
     await dropDatabase(databaseUrl);
+    await clearRedisPrefix(redisUrl, prefix);
   }
 }
 

@@ -12,17 +12,27 @@ import { preparedQuery } from './prepared-query';
 export class KbRepository<E extends KbRecordEntity> {
   constructor(private readonly repo: Repository<E>) {}
 
-  /** Table and column names come from entity metadata, never from input. */
-  private get table(): string {
-    return this.repo.metadata.tableName;
-  }
+  /** Table and column names come from entity metadata, never from input; both read once. */
+  private names?: { table: string; columns: string };
 
   /**
-   * The entity's columns by name (not `*`: a prepared statement's result must keep its shape
-   * when a migration adds a column while the process runs).
+   * `columns` lists the entity's columns by name (not `*`: a prepared statement's result must
+   * keep its shape when a migration adds a column while the process runs).
    */
+  private get sqlNames(): { table: string; columns: string } {
+    this.names ??= {
+      table: this.repo.metadata.tableName,
+      columns: this.repo.metadata.columns.map((column) => column.databaseName).join(', '),
+    };
+    return this.names;
+  }
+
+  private get table(): string {
+    return this.sqlNames.table;
+  }
+
   private get columns(): string {
-    return this.repo.metadata.columns.map((column) => column.databaseName).join(', ');
+    return this.sqlNames.columns;
   }
 
   /**

@@ -30,7 +30,7 @@ import { KB_SERVICES } from '../src/modules/seed/demo-seed.service';
 import { PIPELINE_QUEUES, PIPELINE_WORKER_OPTIONS } from '../src/modules/pipeline/infrastructure/queues';
 import { WorkspacesModule } from '../src/modules/workspaces/workspaces.module';
 import { WorkspacesService } from '../src/modules/workspaces/workspaces.service';
-import { WorkspaceContext } from '../src/shared/application/workspace-context';
+import { requireWorkspace, WorkspaceContext } from '../src/shared/application/workspace-context';
 import { redisOptionsFromUrl } from '../src/shared/infrastructure/redis';
 import { clearRedisPrefix } from './redis';
 
@@ -67,7 +67,7 @@ async function pipelineRate(databaseUrl: string, prefix: string, N: number): Pro
     // Poll the unfinished ones only (a partial index holds just those), so that watching the run
     // costs next to nothing; count the outcomes once, at the end.
     const database = app.get(DataSource);
-    const workspaceId = String(BigInt(ws.workspace_id.slice(4)));
+    const workspaceId = requireWorkspace(ctx);
     for (;;) {
       const [{ pending }] = await database.query(
         `SELECT count(*)::int AS pending FROM activities WHERE stage <> 'done' AND workspace_id = $1`,

@@ -1,11 +1,11 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger as PinoLogger } from 'nestjs-pino';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { newRequestId } from './shared/interface/http/request-id';
 import { AppConfig } from './config/config';
+import { AppLogger } from './config/logging.module';
 import { AppModule } from './app.module';
 import { setupOpenApi } from './openapi';
 
@@ -92,13 +92,13 @@ export function drainOnSignals(app: INestApplication, logger: { log(message: str
   process.once('SIGINT', (signal) => void stop(signal));
 }
 
-/** The API application; the body parser is ours (see JsonBodyMiddleware), so Nest's is off. */
+/** The API application; the body parser is ours (see RequestPipelineMiddleware), so Nest's is off. */
 export async function createApp(config: AppConfig): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     bufferLogs: true,
   });
   // Every log line, framework's included, goes through the structured logger.
-  app.useLogger(app.get(PinoLogger));
+  app.useLogger(app.get(AppLogger));
   return configureApp(app);
 }

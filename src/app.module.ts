@@ -1,7 +1,7 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AppConfig } from './config/config';
-import { LoggingModule } from './config/logging.module';
+import { LoggingModule, RequestLogMiddleware } from './config/logging.module';
 import { CoreModule } from './core.module';
 import { ActivitiesModule } from './modules/activities/activities.module';
 import { BuyersModule } from './modules/buyers/buyers.module';
@@ -14,13 +14,8 @@ import { SignalsModule } from './modules/signals/signals.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 import { AuthGuard } from './shared/interface/http/auth.guard';
 import { ApiExceptionFilter } from './shared/interface/http/exception.filter';
-import {
-  ApiKeyMiddleware,
-  JsonBodyMiddleware,
-  RequestIdMiddleware,
-} from './shared/interface/http/request-pipeline.middleware';
+import { RequestPipelineMiddleware } from './shared/interface/http/request-pipeline.middleware';
 import { RateLimitModule } from './shared/interface/http/rate-limit.module';
-import { RateLimitMiddleware } from './shared/interface/http/rate-limiter';
 import { WorkspaceInterceptor } from './shared/interface/http/workspace.interceptor';
 
 /** The HTTP API. */
@@ -53,10 +48,11 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    // Ahead of the rest, so that responses the later middleware refuse (401, 429) are counted too.
-    consumer.apply(HttpMetricsMiddleware).forRoutes('*');
-    // Order matters: request id, then the key (DESIGN §1: authentication first), the workspace's
-    // rate limit, and only then the body.
-    consumer.apply(RequestIdMiddleware, ApiKeyMiddleware, RateLimitMiddleware, JsonBodyMiddleware).forRoutes('*');
+    // Ahead of the rest, so that responses the later middleware refuse (401, 429) are logged and
+    // counted too.
+    consumer.apply(RequestLogMiddleware, HttpMetricsMiddleware).forRoutes('*');
+    // Request id, then the key (authentication first), the workspace's rate limit, and only then
+    // the body.
+    consumer.apply(RequestPipelineMiddleware).forRoutes('*');
   }
 }

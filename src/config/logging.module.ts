@@ -1,6 +1,7 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Injectable, LoggerService, Module, NestMiddleware } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { LoggerModule } from 'nestjs-pino';
+import pino, { Level, Logger as Pino, LoggerOptions } from 'pino';
+import pinoHttp, { HttpLogger } from 'pino-http';
 import { formatId, ID_PREFIXES } from '../shared/domain/ids';
 import { AppRequest } from '../shared/interface/http/request-context';
 import { newRequestId } from '../shared/interface/http/request-id';
@@ -13,53 +14,137 @@ export function redactUrl(url: string | undefined): string {
   return (url ?? '').replace(SECRET_IN_URL, (match, name?: string) => (name ? `${name}[redacted]` : '[redacted]'));
 }
 
+/** The process's one pino logger; every line, the framework's included, goes through it. */
+export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
+/** pino-http bound to the root logger: one line per finished request. */
+export const HTTP_LOGGER = Symbol('HTTP_LOGGER');
+
+const PROBES = /^\/(health\/|metrics(?:[/?]|$))/;
+
+/**
+ * Probes and metric scrapes, which would drown the requests that matter. The original URL: in a
+ * middleware Nest mounts, `req.url` is relative to the mount point.
+ */
+function isProbe(req: IncomingMessage): boolean {
+  return PROBES.test((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '');
+}
+
 /**
  * Structured JSON request logs: one line per request with its request id and workspace id;
- * `Authorization` and cookies are redacted and so are credentials in URLs.
+ * `Authorization` and cookies are redacted and so are credentials in URLs. Lines are written
+ * to `destination`, or to stdout (readable lines when stdout is a terminal).
+ *
+ * Deliberately no AsyncLocalStorage: it puts a hook on every promise of every request. Code
+ * that logs about a request names the request id itself (the exception filter does).
  */
+export function createHttpLogger(config: AppConfig, destination?: NodeJS.WritableStream): HttpLogger {
+  const base: LoggerOptions = {
+    level: config.logLevel,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]'],
+      censor: '[redacted]',
+    },
+  };
+  // People reading a terminal get readable lines; pipes and files get JSON.
+  const pretty = !destination && process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { singleLine: true } } } : {};
+  return pinoHttp(
+    {
+      ...base,
+      ...pretty,
+      genReqId: (_req: IncomingMessage, res: ServerResponse) => {
+        const id = newRequestId();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      customProps: (req: IncomingMessage) => {
+        const auth = (req as AppRequest).state?.auth;
+        return auth ? { workspace_id: formatId(ID_PREFIXES.workspace, auth.workspaceId) } : {};
+      },
+      serializers: {
+        req: (req: { id: string; method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: redactUrl(req.url),
+          headers: req.headers,
+          remoteAddress: req.remoteAddress,
+        }),
+      },
+      autoLogging: { ignore: isProbe },
+    },
+    destination as pino.DestinationStream | undefined,
+  );
+}
+
+/**
+ * Nest's `LoggerService` on pino. Nest calls `log(message, context)` and
+ * `error(message, stack, context)`; an object message becomes the line's fields.
+ */
+@Injectable()
+export class AppLogger implements LoggerService {
+  constructor(@Inject(ROOT_LOGGER) private readonly pino: Pino) {}
+
+  log(message: unknown, ...params: unknown[]): void {
+    this.write('info', message, params);
+  }
+  error(message: unknown, ...params: unknown[]): void {
+    this.write('error', message, params);
+  }
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, params);
+  }
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, params);
+  }
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('trace', message, params);
+  }
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.write('fatal', message, params);
+  }
+
+  private write(level: Level, message: unknown, params: unknown[]): void {
+    if (!this.pino.isLevelEnabled(level)) return;
+    const rest = [...params];
+    const context = rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
+    const extra = rest.find((value): value is string => typeof value === 'string');
+    const fields: Record<string, unknown> = context ? { context } : {};
+    if (message instanceof Error) {
+      this.pino[level]({ ...fields, err: message }, message.message);
+    } else if (typeof message === 'object' && message !== null) {
+      this.pino[level]({ ...fields, ...(message as Record<string, unknown>) }, extra ?? '');
+    } else {
+      // error(message, stack, context): the stack belongs to the line.
+      this.pino[level](extra ? { ...fields, stack: extra } : fields, String(message));
+    }
+  }
+}
+
+/** Writes the request's log line when it finishes; first in the middleware chain. */
+@Injectable()
+export class RequestLogMiddleware implements NestMiddleware {
+  constructor(@Inject(HTTP_LOGGER) private readonly http: HttpLogger) {}
+
+  use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+    // Unlogged requests skip pino-http altogether: it would still build their request loggers.
+    if (isProbe(req)) return next();
+    this.http(req, res, next);
+  }
+}
+
+@Global()
 @Module({})
 export class LoggingModule {
+  /** `destination`: where log lines go (stdout when omitted). */
   static forRoot(destination?: NodeJS.WritableStream): DynamicModule {
     return {
       module: LoggingModule,
-      imports: [
-        LoggerModule.forRootAsync({
-          inject: [APP_CONFIG],
-          useFactory: (config: AppConfig) => {
-            const options = {
-              level: config.logLevel,
-              genReqId: (_req: IncomingMessage, res: ServerResponse) => {
-                const id = newRequestId();
-                res.setHeader('X-Request-Id', id);
-                return id;
-              },
-              customProps: (req: IncomingMessage) => {
-                const auth = (req as AppRequest).state?.auth;
-                return auth ? { workspace_id: formatId(ID_PREFIXES.workspace, auth.workspaceId) } : {};
-              },
-              redact: {
-                paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]'],
-                censor: '[redacted]',
-              },
-              serializers: {
-                req: (req: { id: string; method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
-                  id: req.id,
-                  method: req.method,
-                  url: redactUrl(req.url),
-                  headers: req.headers,
-                  remoteAddress: req.remoteAddress,
-                }),
-              },
-              // Probes and metric scrapes would drown the requests that matter.
-              autoLogging: { ignore: (req: IncomingMessage) => /^\/(health\/|metrics(?:[/?]|$))/.test(req.url ?? '') },
-            };
-            if (destination) return { pinoHttp: [options, destination] };
-            // People reading a terminal get readable lines; pipes and files get JSON.
-            const pretty = process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { singleLine: true } } } : {};
-            return { pinoHttp: { ...options, ...pretty } };
-          },
-        }),
+      providers: [
+        { provide: HTTP_LOGGER, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createHttpLogger(config, destination) },
+        { provide: ROOT_LOGGER, inject: [HTTP_LOGGER], useFactory: (http: HttpLogger) => http.logger },
+        AppLogger,
+        RequestLogMiddleware,
       ],
+      exports: [HTTP_LOGGER, ROOT_LOGGER, AppLogger, RequestLogMiddleware],
     };
   }
 }

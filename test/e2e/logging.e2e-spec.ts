@@ -69,6 +69,17 @@ describe('request logs', () => {
     expect(lines.join('\n')).not.toContain(ws.api_key.slice('svc_live_'.length));
   });
 
+  it('leaves probes and metric scrapes out of the log, but still gives them a request id', async () => {
+    const probes = await Promise.all(['/health/live', '/metrics'].map((path) => http.get(path)));
+    const logged = await http.get('/v1/unknown');
+    expect(await entriesFor(logged.headers['x-request-id'])).toHaveLength(1);
+    for (const probe of probes) {
+      expect(probe.status).toBe(200);
+      expect(probe.headers['x-request-id']).toMatch(/^req_[0-9a-z]{24}$/);
+      expect(lines.some((line) => line.includes(probe.headers['x-request-id']))).toBe(false);
+    }
+  });
+
   it('never logs a presented wrong key either', async () => {
     const guess = `svc_live_${'Gu3ss'.repeat(8)}`;
     const res = await http.post('/v1/kb/icps').set('Authorization', `Bearer ${guess}`).send({ name: 'x' });

@@ -1,10 +1,9 @@
-import { Inject, Injectable, Logger, NestMiddleware } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { getOptionsToken, getStorageToken, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
-import type { NextFunction, Response } from 'express';
+import type { Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../../../config/config';
 import { AppError } from '../../application/app-error';
 import { ErrorCode } from '../../domain/errors';
-import { AppRequest, isPublicPath } from './request-context';
 
 export const RATE_LIMIT_THROTTLER = 'workspace';
 
@@ -88,18 +87,5 @@ export function applyRateLimit(res: Response, state: RateLimitState | null): voi
       undefined,
       { 'Retry-After': String(state.retryAfter) },
     );
-  }
-}
-
-/** Counts every authenticated request against its workspace's budget, known route or not. */
-@Injectable()
-export class RateLimitMiddleware implements NestMiddleware {
-  constructor(private readonly limiter: RateLimiter) {}
-
-  async use(req: AppRequest, res: Response, next: NextFunction): Promise<void> {
-    const auth = req.state?.auth;
-    if (!auth || isPublicPath(req.originalUrl.split('?', 1)[0])) return next();
-    applyRateLimit(res, await this.limiter.hit(`ws:${auth.workspaceId}`));
-    next();
   }
 }

@@ -20,34 +20,34 @@ function queryCarriesKey(req: AppRequest): boolean {
   return false;
 }
 
-/** First in the chain: every response, error or not, carries a request id. */
-@Injectable()
-export class RequestIdMiddleware implements NestMiddleware {
-  use(req: AppRequest, res: Response, next: NextFunction): void {
-    // The request logger assigns the id first when it runs; otherwise it is made here.
-    const logged = (req as unknown as { id?: unknown }).id;
-    const requestId = typeof logged === 'string' && logged.startsWith('req_') ? logged : newRequestId();
-    req.state = { requestId };
-    res.setHeader('X-Request-Id', requestId);
-    next();
-  }
-}
-
 /**
- * Authentication runs before routing and body parsing, so a request without a valid key gets
- * 401 even on an unknown route or with a malformed body. Authorisation (scope, deny by default)
- * is the guard's job once the route is known.
+ * The request's way in, as one middleware (each middleware Nest mounts is a router layer every
+ * request walks through), in this order:
+ * 1. a request id on every response, error or not (the request logger's, when it ran first);
+ * 2. the API key, before routing and before the body, so a request without a valid key gets 401
+ *    even on an unknown route or with a malformed body; authorisation (scope, deny by default) is
+ *    the guard's job once the route is known;
+ * 3. the workspace's rate limit;
+ * 4. the JSON body of POST/PATCH/PUT. Parse errors are kept on the request and raised by the
+ *    workspace interceptor, i.e. only for a known route and after authentication.
  */
 @Injectable()
-export class ApiKeyMiddleware implements NestMiddleware {
+export class RequestPipelineMiddleware implements NestMiddleware {
   constructor(
     @Inject(API_KEY_AUTHENTICATOR) private readonly authenticator: ApiKeyAuthenticator,
     private readonly limiter: RateLimiter,
   ) {}
 
   async use(req: AppRequest, res: Response, next: NextFunction): Promise<void> {
+    assignRequestId(req, res);
     // req.path is relative to the middleware's mount point; the original URL is not.
     if (isPublicPath(req.originalUrl.split('?', 1)[0])) return next();
+    await this.authenticate(req, res);
+    applyRateLimit(res, await this.limiter.hit(`ws:${req.state.auth!.workspaceId}`));
+    parseBody(req, res, next);
+  }
+
+  private async authenticate(req: AppRequest, res: Response): Promise<void> {
     // A key in the URL has leaked already; refuse it rather than let it work.
     const header = req.headers.authorization;
     const match = typeof header === 'string' && !queryCarriesKey(req) ? BEARER.exec(header) : null;
@@ -58,29 +58,30 @@ export class ApiKeyMiddleware implements NestMiddleware {
       throw AppError.unauthenticated();
     }
     req.state.auth = auth;
-    next();
   }
 }
 
-const parseJson = express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false });
+function assignRequestId(req: AppRequest, res: Response): void {
+  // The request logger assigns the id first when it runs; otherwise it is made here.
+  const logged = (req as unknown as { id?: unknown }).id;
+  const requestId = typeof logged === 'string' && logged.startsWith('req_') ? logged : newRequestId();
+  req.state = { requestId };
+  if (requestId !== logged) res.setHeader('X-Request-Id', requestId);
+}
 
-/**
- * Parses JSON bodies of POST/PATCH/PUT. Errors are kept on the request and raised by the
- * workspace interceptor, i.e. only for a known route and after authentication.
- */
-@Injectable()
-export class JsonBodyMiddleware implements NestMiddleware {
-  use(req: AppRequest, res: Response, next: NextFunction): void {
-    if (!['POST', 'PATCH', 'PUT'].includes(req.method)) return next();
-    if (!req.is('application/json')) {
-      req.state.bodyError = { status: 415, type: 'content_type' };
-      // Drain the body so the connection can be reused.
-      req.resume();
-      return next();
-    }
-    parseJson(req, res, (error?: { status?: number; type?: string }) => {
-      if (error) req.state.bodyError = { status: error.status ?? 400, type: error.type };
-      next();
-    });
+const parseJson = express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false });
+const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT']);
+
+function parseBody(req: AppRequest, res: Response, next: NextFunction): void {
+  if (!BODY_METHODS.has(req.method)) return next();
+  if (!req.is('application/json')) {
+    req.state.bodyError = { status: 415, type: 'content_type' };
+    // Drain the body so the connection can be reused.
+    req.resume();
+    return next();
   }
+  parseJson(req, res, (error?: { status?: number; type?: string }) => {
+    if (error) req.state.bodyError = { status: error.status ?? 400, type: error.type };
+    next();
+  });
 }

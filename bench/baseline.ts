@@ -9,8 +9,8 @@
  *
  * Only pure functions come from src/ (presenters, pager, cursor codec, ids, KB field rules), so the
  * per-request work beyond the framework is the API's own. The SQL texts are copied from the
- * repositories: the Signals and Buyers ones from their source, the knowledge-base ones as TypeORM
- * generates them for KbRepository.page / insert / softDelete.
+ * repositories: the Signals and Buyers ones from their source, the knowledge-base ones as
+ * KbRepository.page / insert / softDelete build them from the entity's metadata.
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
@@ -111,10 +111,8 @@ function kbPageSql(table: string, workspaceId: string, after: KeysetPosition | n
   };
 }
 
-// KbRepository.insert as TypeORM renders it
-const TOPIC_INSERT =
-  `INSERT INTO "topics" AS "TopicEntity"("id", "workspace_id", "name", "short_name", "description", "created_by", ` +
-  `"created_at", "updated_at", "deleted_at") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING "description"`;
+// KbRepository.insert (columns in the entity's metadata order)
+const TOPIC_INSERT = `INSERT INTO topics (${KB_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
 const TOPIC_SOFT_DELETE = 'UPDATE topics SET deleted_at = $3 WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL';
 
 /* ---- request handling ---- */
@@ -270,7 +268,7 @@ class Baseline {
     };
     await this.query(TOPIC_INSERT, [
       record.id, this.config.workspaceId, record.name, record.short_name, record.description,
-      JSON.stringify(record.created_by), now, now, null,
+      record.created_by, now, now, null,
     ]);
     return presentKb(ID_PREFIXES.topic, { ...record, workspace_id: this.config.workspaceId });
   }

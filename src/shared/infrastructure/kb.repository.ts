@@ -12,18 +12,24 @@ import { preparedQuery } from './prepared-query';
 export class KbRepository<E extends KbRecordEntity> {
   constructor(private readonly repo: Repository<E>) {}
 
-  /** Table and column names come from entity metadata, never from input; both read once. */
-  private names?: { table: string; columns: string };
+  /** Table and column names come from entity metadata, never from input; read once. */
+  private names?: { table: string; columns: string; properties: string[]; insert: string };
 
   /**
    * `columns` lists the entity's columns by name (not `*`: a prepared statement's result must
    * keep its shape when a migration adds a column while the process runs).
    */
-  private get sqlNames(): { table: string; columns: string } {
-    this.names ??= {
-      table: this.repo.metadata.tableName,
-      columns: this.repo.metadata.columns.map((column) => column.databaseName).join(', '),
-    };
+  private get sqlNames(): { table: string; columns: string; properties: string[]; insert: string } {
+    if (!this.names) {
+      const { tableName, columns } = this.repo.metadata;
+      const list = columns.map((column) => column.databaseName).join(', ');
+      this.names = {
+        table: tableName,
+        columns: list,
+        properties: columns.map((column) => column.propertyName),
+        insert: `INSERT INTO ${tableName} (${list}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+      };
+    }
     return this.names;
   }
 
@@ -62,7 +68,9 @@ export class KbRepository<E extends KbRecordEntity> {
   async insert(ctx: WorkspaceContext, record: Omit<E, 'workspace_id' | 'deleted_at'>): Promise<E> {
     const workspaceId = requireWorkspace(ctx);
     const row = { ...record, workspace_id: workspaceId, deleted_at: null } as unknown as E;
-    await this.repo.createQueryBuilder().insert().values(row as never).execute();
+    const values = row as unknown as Record<string, unknown>;
+    const { insert, properties } = this.sqlNames;
+    await preparedQuery(this.repo.manager, insert, properties.map((name) => values[name] ?? null));
     return row;
   }
 

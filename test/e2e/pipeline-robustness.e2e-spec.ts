@@ -367,6 +367,25 @@ describe('nothing acknowledged is lost when Redis refuses the job', () => {
   });
 });
 
+describe('a job still waiting its turn', () => {
+  test('is left alone by the sweep: the activity gets no second job', async () => {
+    const { ws, url } = await targetWorkspace(inline);
+    const [job] = await storeUnqueued(inline, ws, [visit(`waiting-${unique()}@acme.com`, url, minute(8))]);
+    const publicId = formatId(ID_PREFIXES.activity, job.activityId);
+    const resolveQueue = inline.app.get(PipelineProducer).queue('resolve');
+    // A retry waiting out its backoff looks like this: a live job that has not finished.
+    await resolveQueue.add('resolve', job, { jobId: publicId, delay: 60_000 });
+
+    await inline.app.get(PipelineSweeper).sweep(0);
+    const live = await resolveQueue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
+    expect(live.map((j) => j.id).filter((id) => id?.startsWith(publicId))).toEqual([publicId]);
+
+    // Let it through now, so the activity ends like any other.
+    await (await resolveQueue.getJob(publicId))!.promote();
+    expect((await waitDone(inline, ws, publicId)).status).toBe('processed');
+  });
+});
+
 describe('a job that ran out of attempts', () => {
   test('a later sweep queues the activity again once the outage is over', async () => {
     const { ws, url } = await targetWorkspace(inline);

@@ -28,11 +28,14 @@ export class PipelineProducer {
   /**
    * Queues an activity again unless a live job (waiting, delayed or active) already has it. The
    * new job gets a fresh id: the deterministic one may name a finished or failed job that is kept.
+   * A job is live while its hash exists without `finishedOn` (set on completion and on final
+   * failure; a job waiting to be retried has none). `Job.getState` would say the same, but it
+   * searches the waiting list, which is slow while a long backlog waits, and Redis does nothing
+   * else meanwhile.
    */
   async requeue(queue: PipelineQueue, job: PipelineJob, now: number): Promise<boolean> {
     const existing = await this.queues[queue].getJob(pipelineJobId(job.activityId));
-    const state = existing ? await existing.getState() : 'unknown';
-    if (['waiting', 'delayed', 'active', 'prioritized', 'waiting-children'].includes(state)) return false;
+    if (existing && !existing.finishedOn) return false;
     await this.enqueue(queue, job, `s${now}`);
     return true;
   }

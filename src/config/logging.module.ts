@@ -34,8 +34,8 @@ function isProbe(req: IncomingMessage): boolean {
  * `Authorization` and cookies are redacted and so are credentials in URLs. Lines are written
  * to `destination`, or to stdout (readable lines when stdout is a terminal).
  *
- * Deliberately no AsyncLocalStorage: it puts a hook on every promise of every request. Code
- * that logs about a request names the request id itself (the exception filter does).
+ * No per-request async context: apart from pino-http's line, only the exception filter logs
+ * about a request, and it names the request id itself.
  */
 export function createHttpLogger(config: AppConfig, destination?: NodeJS.WritableStream): HttpLogger {
   const base: LoggerOptions = {

@@ -5,7 +5,7 @@
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { Fixtures, PAGE_SIZE } from './fixtures';
-import type { RssSampler, Service } from './processes';
+import { cpuSeconds, RssSampler, Service } from './processes';
 
 export interface Scenario {
   key: string;
@@ -42,6 +42,8 @@ export interface LoadResult {
   duration_s: number;
   /** Latency per status code (the KB write chain: 201 is the POST, 204 the DELETE). */
   by_status: Record<string, LatencySummary>;
+  /** CPU time of the server process per request during the measured run, in microseconds. */
+  cpu_us_per_request: number | null;
   max_rss_mb?: number;
 }
 
@@ -54,6 +56,8 @@ export interface ScenarioResult {
   baseline: LoadResult;
   /** API ÷ baseline requests per second. */
   ratio: number;
+  /** API ÷ baseline CPU time per request (how many times the baseline's work the API spends). */
+  cpu_ratio: number | null;
 }
 
 export function scenarios(fixtures: Fixtures): Scenario[] {
@@ -246,6 +250,7 @@ function load(service: Service, scenario: Scenario, options: LoadOptions, second
           requests: result.requests.total,
           duration_s: result.duration,
           by_status: Object.fromEntries([...byStatus].map(([status, times]) => [String(status), summarise(times)])),
+          cpu_us_per_request: null,
         });
       },
     );
@@ -262,7 +267,10 @@ async function measure(service: Service, scenario: Scenario, options: LoadOption
   rss?.start();
   try {
     if (options.warmupSeconds > 0) await load(service, scenario, options, options.warmupSeconds);
-    const result = await load(service, scenario, options, options.durationSeconds);
+    const cpuBefore = cpuSeconds(service.child.pid!);
+    const measured = await load(service, scenario, options, options.durationSeconds);
+    const cpuAfter = cpuSeconds(service.child.pid!);
+    const result = { ...measured, cpu_us_per_request: cpuPerRequest(cpuBefore, cpuAfter, measured.requests) };
     return rss ? { ...result, max_rss_mb: Math.round(rss.stop()) } : result;
   } catch (error) {
     rss?.stop();
@@ -270,8 +278,13 @@ async function measure(service: Service, scenario: Scenario, options: LoadOption
   }
 }
 
+function cpuPerRequest(before: number | null, after: number | null, requests: number): number | null {
+  return before === null || after === null || requests === 0 ? null : Math.round(((after - before) * 1e6) / requests);
+}
+
 function describe(name: string, r: LoadResult): string {
-  return `${name} ${r.requests_per_second} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, ${r.errors} errors`;
+  const cpu = r.cpu_us_per_request === null ? '' : `, ${r.cpu_us_per_request} µs CPU/request`;
+  return `${name} ${r.requests_per_second} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, ${r.errors} errors${cpu}`;
 }
 
 export async function runScenarios(
@@ -296,6 +309,10 @@ export async function runScenarios(
       api: apiResult,
       baseline: baselineResult,
       ratio: baselineResult.requests_per_second > 0 ? round2(apiResult.requests_per_second / baselineResult.requests_per_second) : 0,
+      cpu_ratio:
+        apiResult.cpu_us_per_request !== null && baselineResult.cpu_us_per_request
+          ? round2(apiResult.cpu_us_per_request / baselineResult.cpu_us_per_request)
+          : null,
     });
   }
   return results;

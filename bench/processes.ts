@@ -1,5 +1,5 @@
 /** Child processes of the benchmark: start, wait until they answer, sample memory, stop. */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
@@ -91,6 +91,25 @@ export function stop(service: Service, timeoutMs = 30_000): Promise<number | nul
     });
     child.kill('SIGTERM');
   });
+}
+
+/** Clock ticks per second of /proc's CPU times. */
+let ticksPerSecond: number | undefined;
+
+/**
+ * CPU time (user + system) a process has used so far, in seconds, from /proc (Linux); null
+ * elsewhere. Unlike requests per second it hardly depends on what else the machine is doing.
+ */
+export function cpuSeconds(pid: number): number | null {
+  try {
+    ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    // Fields after the command name (which may contain spaces), so utime and stime are 12 and 13.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  } catch {
+    return null;
+  }
 }
 
 /** Resident set size of a process in MB, from /proc (Linux). */

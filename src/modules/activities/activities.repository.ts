@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import DataLoader from 'dataloader';
 import { DataSource, EntityManager } from 'typeorm';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
 import type { PipelineStage } from '../pipeline/infrastructure/queues';
@@ -23,6 +24,15 @@ const CHANGEABLE = new Set<string>([
   'stage', 'status', 'discard_reason', 'person_key', 'identity', 'contact_info', 'company_info', 'evaluation', 'buyer_id', 'signal_id',
 ]);
 const JSON_COLUMNS = new Set<string>(['identity', 'contact_info', 'company_info', 'evaluation']);
+const BIGINT_COLUMNS = new Set<string>(['buyer_id', 'signal_id']);
+
+function checkChangeable(column: string): void {
+  if (!CHANGEABLE.has(column)) throw new Error(`activities.${column} is not a pipeline result`);
+}
+
+function columnValue(column: string, value: unknown): unknown {
+  return JSON_COLUMNS.has(column) && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null);
+}
 
 /**
  * `UPDATE activities SET … WHERE workspace_id = $1 AND id = $2 AND stage = $3`: the step's
@@ -41,8 +51,8 @@ export function advanceSql(
   const $ = (index: number) => `$${firstParam + index}`;
   const sets = [`updated_at = ${$(3)}`];
   for (const [column, value] of Object.entries(changes)) {
-    if (!CHANGEABLE.has(column)) throw new Error(`activities.${column} is not a pipeline result`);
-    params.push(JSON_COLUMNS.has(column) && value !== null ? JSON.stringify(value) : value);
+    checkChangeable(column);
+    params.push(columnValue(column, value));
     sets.push(`${column} = ${$(params.length - 1)}`);
   }
   return {
@@ -50,6 +60,81 @@ export function advanceSql(
     params,
   };
 }
+
+/**
+ * `advanceSql` for many activities of one workspace at once, all moving from `from` and all
+ * setting the same `columns` (each to its own value): one `UPDATE … FROM unnest(…)`, which
+ * returns the ids it moved. Each id may appear once.
+ */
+export function advanceManySql(
+  workspaceId: string,
+  from: PipelineStage,
+  columns: readonly string[],
+  rows: ReadonlyArray<{ id: string; changes: ActivityChanges }>,
+  now: Date,
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [workspaceId, from, now, rows.map((row) => row.id)];
+  const arrays = ['$4::bigint[]'];
+  const names = ['id'];
+  const sets = ['updated_at = $3'];
+  for (const column of columns) {
+    checkChangeable(column);
+    params.push(rows.map(({ changes }) => columnValue(column, (changes as Record<string, unknown>)[column])));
+    arrays.push(`$${params.length}::${BIGINT_COLUMNS.has(column) ? 'bigint' : 'text'}[]`);
+    names.push(column);
+    sets.push(`${column} = v.${column}${JSON_COLUMNS.has(column) ? '::json' : ''}`);
+  }
+  return {
+    sql:
+      `UPDATE activities a SET ${sets.join(', ')} FROM unnest(${arrays.join(', ')}) AS v (${names.join(', ')}) ` +
+      `WHERE a.workspace_id = $1 AND a.stage = $2 AND a.id = v.id RETURNING a.id`,
+    params,
+  };
+}
+
+interface FindKey {
+  workspaceId: string;
+  id: string;
+  extra: string;
+}
+
+interface AdvanceKey {
+  workspaceId: string;
+  id: string;
+  from: PipelineStage;
+  changes: ActivityChanges;
+  now: Date;
+}
+
+const MAX_BIGINT = 9223372036854775807n;
+
+/**
+ * The id as PostgreSQL prints a bigint (batched answers are matched to their callers by it), or
+ * null when no row can have it.
+ */
+function bigintId(id: string): string | null {
+  if (!/^[0-9]{1,19}$/.test(id)) return null;
+  const value = BigInt(id);
+  return value <= MAX_BIGINT ? value.toString() : null;
+}
+
+/** Groups items by a string key, keeping their order. */
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
+/**
+ * Calls made in the same turn of the event loop go out together (a worker runs its jobs side by
+ * side, and they reach each statement at about the same time). Nothing is cached.
+ */
+const BATCHING = { cache: false, maxBatchSize: 64, batchScheduleFn: (run: () => void) => setImmediate(run) };
 
 export interface NewActivity {
   id: string;
@@ -59,6 +144,15 @@ export interface NewActivity {
 /** Activities, always within one workspace (the sweeper's cross-workspace scan is the exception, named as such). */
 @Injectable()
 export class ActivitiesRepository {
+  /**
+   * Outside a transaction, finds and stage moves are batched: the reads and moves of the jobs a
+   * worker runs side by side become one statement per workspace, instead of one round trip each
+   * (on the hot path the round trips, not the statements' work, were the pipeline's cost). Every
+   * call still gets its own answer, and keeps the workspace it was made for.
+   */
+  private readonly finds = new DataLoader<FindKey, Record<string, unknown> | null>((keys) => this.findBatch(keys), BATCHING);
+  private readonly advances = new DataLoader<AdvanceKey, boolean>((keys) => this.advanceBatch(keys), BATCHING);
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
@@ -102,8 +196,35 @@ export class ActivitiesRepository {
    * One activity. `extra` adds columns computed in the same round trip, e.g. a scalar subquery
    * over the workspace's knowledge base (`$1` is the workspace id).
    */
-  find<Extra extends object = object>(ctx: WorkspaceContext, id: string, extra = ''): Promise<(ActivityEntity & Extra) | null> {
-    return this.select(ctx, id, extra, '', this.dataSource.manager);
+  async find<Extra extends object = object>(ctx: WorkspaceContext, id: string, extra = ''): Promise<(ActivityEntity & Extra) | null> {
+    const workspaceId = requireWorkspace(ctx);
+    const rowId = bigintId(id);
+    if (rowId === null) return null;
+    const row = await this.finds.load({ workspaceId, id: rowId, extra });
+    return row as (ActivityEntity & Extra) | null;
+  }
+
+  private async findBatch(keys: readonly FindKey[]): Promise<Array<Record<string, unknown> | null>> {
+    const found = new Map<string, Record<string, unknown>>();
+    const keyOf = (workspaceId: string, extra: string, id: string) => `${workspaceId}\u0000${extra}\u0000${id}`;
+    for (const group of groupBy(keys, (key) => `${key.workspaceId}\u0000${key.extra}`).values()) {
+      const { workspaceId, extra } = group[0];
+      const { rows } = await preparedQuery<Record<string, unknown>>(
+        this.dataSource.manager,
+        `SELECT ${ACTIVITY_COLUMNS}${extra ? `, ${extra}` : ''} FROM activities WHERE workspace_id = $1 AND id = ANY($2::bigint[])`,
+        [workspaceId, [...new Set(group.map((key) => key.id))]],
+      );
+      for (const row of rows) found.set(keyOf(workspaceId, extra, String(row.id)), row);
+    }
+    // The same activity asked for twice gets two copies: callers may change what they get.
+    const handedOut = new Set<Record<string, unknown>>();
+    return keys.map((key) => {
+      const row = found.get(keyOf(key.workspaceId, key.extra, key.id));
+      if (!row) return null;
+      if (handedOut.has(row)) return structuredClone(row);
+      handedOut.add(row);
+      return row;
+    });
   }
 
   /** As `find`, and locks the row for the rest of the transaction (Match runs exactly once per activity). */
@@ -135,11 +256,35 @@ export class ActivitiesRepository {
     from: PipelineStage,
     changes: ActivityChanges,
     now: Date,
-    manager: EntityManager = this.dataSource.manager,
+    manager?: EntityManager,
   ): Promise<boolean> {
-    const update = advanceSql(requireWorkspace(ctx), id, from, changes, now);
+    const workspaceId = requireWorkspace(ctx);
+    if (!manager) {
+      const rowId = bigintId(id);
+      return rowId === null ? false : this.advances.load({ workspaceId, id: rowId, from, changes, now });
+    }
+    const update = advanceSql(workspaceId, id, from, changes, now);
     const { rowCount } = await preparedQuery(manager, update.sql, update.params);
     return (rowCount ?? 0) > 0;
+  }
+
+  private async advanceBatch(keys: readonly AdvanceKey[]): Promise<boolean[]> {
+    const moved = keys.map(() => false);
+    const indexed = keys.map((key, index) => ({ key, index }));
+    const groups = groupBy(indexed, ({ key }) => `${key.workspaceId}\u0000${key.from}\u0000${Object.keys(key.changes).sort().join(',')}`);
+    for (const group of groups.values()) {
+      // An activity moves once: a repeated job computed the same step, and only one can move it.
+      const first = new Map<string, { key: AdvanceKey; index: number }>();
+      for (const member of group) if (!first.has(member.key.id)) first.set(member.key.id, member);
+      const members = [...first.values()];
+      const { workspaceId, from, changes } = members[0].key;
+      const now = new Date(Math.max(...members.map(({ key }) => key.now.getTime())));
+      const update = advanceManySql(workspaceId, from, Object.keys(changes).sort(), members.map(({ key }) => key), now);
+      const { rows } = await preparedQuery<{ id: string }>(this.dataSource.manager, update.sql, update.params);
+      const done = new Set(rows.map((row) => String(row.id)));
+      for (const { key, index } of members) moved[index] = done.has(key.id);
+    }
+    return moved;
   }
 
   /** How the workspace's activities with ids in [fromId, toId] stand. */

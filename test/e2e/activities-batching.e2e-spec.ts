@@ -1,0 +1,145 @@
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { ActivitiesRepository } from '../../src/modules/activities/activities.repository';
+import { validateActivityBatch } from '../../src/modules/activities/activity-input';
+import { requireWorkspace, WorkspaceContext } from '../../src/shared/application/workspace-context';
+import { IdGenerator } from '../../src/shared/domain/ids';
+import { ID_GENERATOR } from '../../src/shared/shared.module';
+import { unique } from '../support/kb-resources';
+import { startTestApp, TestApp } from '../support/test-app';
+import { internalId } from '../support/worker-process';
+
+// The pipeline's reads and stage moves, made side by side, go to PostgreSQL together: each
+// caller must still get exactly its own answer, within its own workspace.
+let t: TestApp;
+let repo: ActivitiesRepository;
+let pool: Pool;
+
+beforeAll(async () => {
+  t = await startTestApp({ RUN_WORKERS: 'false' });
+  repo = t.app.get(ActivitiesRepository);
+  pool = (t.app.get(DataSource).driver as unknown as { master: Pool }).master;
+});
+afterAll(async () => {
+  jest.restoreAllMocks();
+  await t?.close();
+});
+
+/** A workspace with `count` stored (never queued) activities; returns its context and their ids. */
+async function workspaceWith(count: number): Promise<{ ctx: WorkspaceContext; ids: string[] }> {
+  const ws = await t.newWorkspace(`Batching ${unique()}`);
+  const ctx = WorkspaceContext.forPipeline(internalId(ws.workspace_id));
+  const ids = t.app.get<IdGenerator>(ID_GENERATOR);
+  const raw = Array.from({ length: count }, (_, i) => ({
+    type: 'website',
+    trigger: 'visited_page',
+    occurred_at: '2026-01-01T00:00:00Z',
+    identity: { email: `p${i}-${unique()}@acme.com` },
+    website: { url: `https://acme.com/${i}` },
+  }));
+  const batch = validateActivityBatch({ activities: raw }).map((input) => ({ id: ids.next(), input }));
+  await repo.insertBatch(ctx, batch, new Date());
+  return { ctx, ids: batch.map((a) => a.id) };
+}
+
+/** Statements sent while `run` runs that match `pattern`. */
+async function statementsDuring<T>(pattern: RegExp, run: () => Promise<T>): Promise<{ result: T; count: number }> {
+  const spy = jest.spyOn(pool, 'query');
+  try {
+    const result = await run();
+    const count = spy.mock.calls.filter(([config]) => pattern.test(typeof config === 'string' ? config : (config as { text: string }).text)).length;
+    return { result, count };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe('activity reads made side by side', () => {
+  it('go out as one statement per workspace, and each caller gets its own activity', async () => {
+    const a = await workspaceWith(12);
+    const b = await workspaceWith(5);
+    const { result, count } = await statementsDuring(/id = ANY/, () =>
+      Promise.all([...a.ids.map((id) => repo.find(a.ctx, id)), ...b.ids.map((id) => repo.find(b.ctx, id))]),
+    );
+    expect(count).toBe(2);
+    expect(result.map((row) => row?.id)).toEqual([...a.ids, ...b.ids]);
+    expect(result.map((row) => row?.workspace_id)).toEqual([...a.ids.map(() => requireWorkspace(a.ctx)), ...b.ids.map(() => requireWorkspace(b.ctx))]);
+  });
+
+  it('never hands one workspace another workspace’s activity', async () => {
+    const a = await workspaceWith(2);
+    const b = await workspaceWith(2);
+    const [own, foreign, missing] = await Promise.all([repo.find(a.ctx, a.ids[0]), repo.find(a.ctx, b.ids[0]), repo.find(b.ctx, '1')]);
+    expect(own?.id).toBe(a.ids[0]);
+    expect(foreign).toBeNull();
+    expect(missing).toBeNull();
+  });
+
+  it('gives two callers of the same activity two copies, so one cannot change what the other sees', async () => {
+    const a = await workspaceWith(1);
+    const [first, second] = await Promise.all([repo.find(a.ctx, a.ids[0]), repo.find(a.ctx, a.ids[0])]);
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
+    (first!.payload as { type: string }).type = 'changed';
+    expect(second!.payload.type).toBe('website');
+  });
+});
+
+describe('stage moves made side by side', () => {
+  it('go out as one statement per workspace and kind of move, and report each move', async () => {
+    const a = await workspaceWith(10);
+    const now = new Date();
+    const { result, count } = await statementsDuring(/^UPDATE activities a SET/, () =>
+      Promise.all([
+        ...a.ids.slice(0, 6).map((id, i) => repo.advance(a.ctx, id, 'resolve', { stage: 'enrich', person_key: `k${i}` }, now)),
+        ...a.ids.slice(6).map((id) => repo.advance(a.ctx, id, 'resolve', { stage: 'done', status: 'discarded', discard_reason: 'unresolved_identity' }, now)),
+      ]),
+    );
+    expect(result).toEqual(Array(10).fill(true));
+    expect(count).toBe(2);
+    const rows = await Promise.all(a.ids.map((id) => repo.find(a.ctx, id)));
+    expect(rows.map((row) => [row!.stage, row!.person_key, row!.status])).toEqual([
+      ...Array.from({ length: 6 }, (_, i) => ['enrich', `k${i}`, 'queued']),
+      ...Array.from({ length: 4 }, () => ['done', null, 'discarded']),
+    ]);
+  });
+
+  it('move an activity once when the same move is asked for several times at once', async () => {
+    const a = await workspaceWith(1);
+    const identity = { email: 'x@acme.com', hems: [] };
+    const moves = await Promise.all(
+      Array.from({ length: 5 }, () => repo.advance(a.ctx, a.ids[0], 'resolve', { stage: 'enrich', identity: identity as never }, new Date())),
+    );
+    expect(moves.filter(Boolean)).toHaveLength(1);
+    expect(await repo.advance(a.ctx, a.ids[0], 'resolve', { stage: 'enrich' }, new Date())).toBe(false);
+    expect((await repo.find(a.ctx, a.ids[0]))!.identity).toEqual(identity);
+  });
+
+  it('leave other workspaces’ activities alone', async () => {
+    const a = await workspaceWith(1);
+    const b = await workspaceWith(1);
+    const [wrong, right] = await Promise.all([
+      repo.advance(a.ctx, b.ids[0], 'resolve', { stage: 'enrich' }, new Date()),
+      repo.advance(b.ctx, b.ids[0], 'resolve', { stage: 'enrich', person_key: 'b' }, new Date()),
+    ]);
+    expect([wrong, right]).toEqual([false, true]);
+    expect((await repo.find(b.ctx, b.ids[0]))!.person_key).toBe('b');
+  });
+});
+
+
+describe('ids in any spelling', () => {
+  it('find and move the activity whatever zeros lead its id, and nothing for an id no row can have', async () => {
+    const a = await workspaceWith(1);
+    const padded = a.ids[0].padStart(19, '0');
+    const [found, tooBig, notDigits] = await Promise.all([
+      repo.find(a.ctx, padded),
+      repo.find(a.ctx, '9999999999999999999'),
+      repo.find(a.ctx, '12x'),
+    ]);
+    expect(found?.id).toBe(a.ids[0]);
+    expect([tooBig, notDigits]).toEqual([null, null]);
+    expect(await repo.advance(a.ctx, `00${a.ids[0]}`.slice(-19), 'resolve', { stage: 'enrich' }, new Date())).toBe(true);
+    expect(await repo.advance(a.ctx, '9999999999999999999', 'resolve', { stage: 'enrich' }, new Date())).toBe(false);
+  });
+});

@@ -1,8 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import DataLoader from 'dataloader';
 import { DataSource } from 'typeorm';
 import { hemsOf } from '../pipeline/domain/identity';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
+
+interface Lookup {
+  email: string | null;
+  companyDomains: readonly string[];
+}
+
+type Found = { person: DirectoryPerson | null; company: Record<string, unknown> | null };
 
 export interface DirectoryPerson {
   email: string;
@@ -17,28 +25,45 @@ export interface DirectoryPerson {
  */
 @Injectable()
 export class DirectoryRepository {
+  /**
+   * Lookups made in the same turn of the event loop (the Enrich jobs a worker runs side by side)
+   * go out as one statement; nothing is cached, since imports change the directory.
+   */
+  private readonly lookups = new DataLoader<Lookup, Found>((keys) => this.lookUp(keys), {
+    cache: false,
+    maxBatchSize: 64,
+    batchScheduleFn: (run) => setImmediate(run),
+  });
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
    * The person with this email (if any) and the first of the candidate company domains the
-   * directory has, trying the person's own company domain first: one round trip.
+   * directory has, trying the person's own company domain first.
    */
-  async personAndCompany(
-    email: string | null,
-    companyDomains: readonly string[],
-  ): Promise<{ person: DirectoryPerson | null; company: Record<string, unknown> | null }> {
-    const { rows } = await preparedQuery<{ person: DirectoryPerson | null; company: Record<string, unknown> | null }>(
+  personAndCompany(email: string | null, companyDomains: readonly string[]): Promise<Found> {
+    return this.lookups.load({ email, companyDomains });
+  }
+
+  private async lookUp(keys: readonly Lookup[]): Promise<Found[]> {
+    const { rows } = await preparedQuery<Found & { i: number }>(
       this.dataSource.manager,
-      `WITH person AS (SELECT email, linkedin, company_domain, data FROM directory_people WHERE email = $1)
-       SELECT (SELECT row_to_json(person) FROM person) AS person,
+      `SELECT k.i,
+              (SELECT row_to_json(p) FROM (SELECT email, linkedin, company_domain, data FROM directory_people WHERE email = k.email) p) AS person,
               (SELECT c.data
-                 FROM unnest(ARRAY[(SELECT company_domain FROM person)] || $2::text[]) WITH ORDINALITY AS d (domain, ord)
+                 FROM unnest(ARRAY[(SELECT company_domain FROM directory_people WHERE email = k.email)]
+                             || ARRAY(SELECT json_array_elements_text(k.domains::json))) WITH ORDINALITY AS d (domain, ord)
                  JOIN directory_companies c ON c.domain = d.domain
                 WHERE d.domain <> ''
-                ORDER BY d.ord LIMIT 1) AS company`,
-      [email, companyDomains],
+                ORDER BY d.ord LIMIT 1) AS company
+         FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k (email, domains, i)`,
+      [keys.map((key) => key.email), keys.map((key) => JSON.stringify(key.companyDomains))],
     );
-    return { person: rows[0].person, company: rows[0].company };
+    const byIndex = new Map(rows.map((row) => [Number(row.i), row]));
+    return keys.map((_, index) => {
+      const row = byIndex.get(index + 1);
+      return { person: row?.person ?? null, company: row?.company ?? null };
+    });
   }
 
   /** The email the directory knows for a LinkedIn profile (`linkedin.com/in/<slug>`) or hashed email. */

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { ActivitiesRepository } from '../../src/modules/activities/activities.repository';
 import { validateActivityBatch } from '../../src/modules/activities/activity-input';
+import { DirectoryRepository } from '../../src/modules/directory/directory.repository';
 import { requireWorkspace, WorkspaceContext } from '../../src/shared/application/workspace-context';
 import { IdGenerator } from '../../src/shared/domain/ids';
 import { ID_GENERATOR } from '../../src/shared/shared.module';
@@ -9,14 +10,15 @@ import { unique } from '../support/kb-resources';
 import { startTestApp, TestApp } from '../support/test-app';
 import { internalId } from '../support/worker-process';
 
-// The pipeline's reads and stage moves, made side by side, go to PostgreSQL together: each
-// caller must still get exactly its own answer, within its own workspace.
+// The pipeline's reads, stage moves and directory lookups, made side by side, go to PostgreSQL
+// together: each caller must still get exactly its own answer, within its own workspace.
 let t: TestApp;
 let repo: ActivitiesRepository;
 let pool: Pool;
 
 beforeAll(async () => {
-  t = await startTestApp({ RUN_WORKERS: 'false' });
+  // With the pipeline module (the directory is part of it); no activity here is ever queued.
+  t = await startTestApp({ RUN_WORKERS: 'true' });
   repo = t.app.get(ActivitiesRepository);
   pool = (t.app.get(DataSource).driver as unknown as { master: Pool }).master;
 });
@@ -141,5 +143,39 @@ describe('ids in any spelling', () => {
     expect([tooBig, notDigits]).toEqual([null, null]);
     expect(await repo.advance(a.ctx, `00${a.ids[0]}`.slice(-19), 'resolve', { stage: 'enrich' }, new Date())).toBe(true);
     expect(await repo.advance(a.ctx, '9999999999999999999', 'resolve', { stage: 'enrich' }, new Date())).toBe(false);
+  });
+});
+
+describe('directory lookups made side by side', () => {
+  it('go out as one statement, and each gets its own person and the first company the directory has', async () => {
+    const directory = t.app.get(DirectoryRepository);
+    const n = unique();
+    await directory.upsertCompanies([
+      { domain: `own-${n}.com`, data: { name: 'Own' } },
+      { domain: `hint-${n}.com`, data: { name: 'Hint' } },
+      { domain: `mail-${n}.com`, data: { name: 'Mail' } },
+    ]);
+    await directory.upsertPeople([
+      { email: `ann-${n}@mail-${n}.com`, linkedin: null, company_domain: `own-${n}.com`, data: { first_name: 'Ann' } },
+      { email: `bob-${n}@mail-${n}.com`, linkedin: null, company_domain: null, data: { first_name: 'Bob' } },
+    ]);
+    const { result, count } = await statementsDuring(/directory_people/, () =>
+      Promise.all([
+        // The person's own company comes first, then the candidates in order.
+        directory.personAndCompany(`ann-${n}@mail-${n}.com`, [`hint-${n}.com`, `mail-${n}.com`]),
+        directory.personAndCompany(`bob-${n}@mail-${n}.com`, ['', `nowhere-${n}.com`, `mail-${n}.com`]),
+        directory.personAndCompany(`nobody-${n}@x.com`, [`hint-${n}.com`]),
+        directory.personAndCompany(null, [`nowhere-${n}.com`]),
+        directory.personAndCompany(`ann-${n}@mail-${n}.com`, []),
+      ]),
+    );
+    expect(count).toBe(1);
+    expect(result.map((found) => [found.person?.data.first_name ?? null, found.company?.name ?? null])).toEqual([
+      ['Ann', 'Own'],
+      ['Bob', 'Mail'],
+      [null, 'Hint'],
+      [null, null],
+      ['Ann', 'Own'],
+    ]);
   });
 });

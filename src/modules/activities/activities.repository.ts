@@ -193,8 +193,9 @@ export class ActivitiesRepository {
   }
 
   /**
-   * One activity. `extra` adds columns computed in the same round trip, e.g. a scalar subquery
-   * over the workspace's knowledge base (`$1` is the workspace id).
+   * One activity, read together with the other finds of the same turn of the event loop. `extra`
+   * adds columns computed in the same statement, e.g. a scalar subquery over the workspace's
+   * knowledge base (`$1` is the workspace id).
    */
   async find<Extra extends object = object>(ctx: WorkspaceContext, id: string, extra = ''): Promise<(ActivityEntity & Extra) | null> {
     const workspaceId = requireWorkspace(ctx);
@@ -248,7 +249,8 @@ export class ActivitiesRepository {
 
   /**
    * Stores a step's result and moves the activity from `from` to the next stage; false when it
-   * had already moved on (a repeated job), in which case nothing is written.
+   * had already moved on (a repeated job), in which case nothing is written. Inside a transaction
+   * (`manager`) it runs at once; otherwise together with the other moves of the same turn.
    */
   async advance(
     ctx: WorkspaceContext,

@@ -7,6 +7,7 @@ import type { PipelineStage } from '../pipeline/infrastructure/queues';
 import type { ActivityInput } from './activity-input';
 import { ActivityEntity } from './activity.entity';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
+import { turnBatching } from '../../shared/infrastructure/turn-batching';
 
 /** Every column, in one place, so raw reads return the entity's shape. */
 const ACTIVITY_COLUMNS =
@@ -130,12 +131,6 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
   return groups;
 }
 
-/**
- * Calls made in the same turn of the event loop go out together (a worker runs its jobs side by
- * side, and they reach each statement at about the same time). Nothing is cached.
- */
-const BATCHING = { cache: false, maxBatchSize: 64, batchScheduleFn: (run: () => void) => setImmediate(run) };
-
 export interface NewActivity {
   id: string;
   input: ActivityInput;
@@ -150,8 +145,8 @@ export class ActivitiesRepository {
    * (on the hot path the round trips, not the statements' work, were the pipeline's cost). Every
    * call still gets its own answer, and keeps the workspace it was made for.
    */
-  private readonly finds = new DataLoader<FindKey, Record<string, unknown> | null>((keys) => this.findBatch(keys), BATCHING);
-  private readonly advances = new DataLoader<AdvanceKey, boolean>((keys) => this.advanceBatch(keys), BATCHING);
+  private readonly finds = new DataLoader<FindKey, Record<string, unknown> | null>((keys) => this.findBatch(keys), turnBatching());
+  private readonly advances = new DataLoader<AdvanceKey, boolean>((keys) => this.advanceBatch(keys), turnBatching());
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 

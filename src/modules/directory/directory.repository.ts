@@ -4,6 +4,7 @@ import DataLoader from 'dataloader';
 import { DataSource } from 'typeorm';
 import { hemsOf } from '../pipeline/domain/identity';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
+import { turnBatching } from '../../shared/infrastructure/turn-batching';
 
 interface Lookup {
   email: string | null;
@@ -29,11 +30,7 @@ export class DirectoryRepository {
    * Lookups made in the same turn of the event loop (the Enrich jobs a worker runs side by side)
    * go out as one statement; nothing is cached, since imports change the directory.
    */
-  private readonly lookups = new DataLoader<Lookup, Found>((keys) => this.lookUp(keys), {
-    cache: false,
-    maxBatchSize: 64,
-    batchScheduleFn: (run) => setImmediate(run),
-  });
+  private readonly lookups = new DataLoader<Lookup, Found>((keys) => this.lookUp(keys), turnBatching());
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 

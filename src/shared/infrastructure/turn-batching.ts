@@ -1,0 +1,10 @@
+import type { Options } from 'dataloader';
+
+/**
+ * DataLoader options for batching the calls made in one turn of the event loop (the jobs a worker
+ * runs side by side reach each statement at about the same time) into one statement. Nothing is
+ * cached: every call reads or writes the database as it is now.
+ */
+export function turnBatching<K, V>(maxBatchSize = 64): Options<K, V> {
+  return { cache: false, maxBatchSize, batchScheduleFn: (run) => setImmediate(run) };
+}

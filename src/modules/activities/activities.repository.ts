@@ -14,6 +14,11 @@ const ACTIVITY_COLUMNS =
   'id, workspace_id, external_id, type, trigger, occurred_at, payload, stage, status, discard_reason, person_key, ' +
   'identity, contact_info, company_info, evaluation, buyer_id, signal_id, created_at, updated_at';
 
+/** The select list of an activity read: every column, plus the caller's computed `extra` ones. */
+function selectList(extra: string): string {
+  return extra ? `${ACTIVITY_COLUMNS}, ${extra}` : ACTIVITY_COLUMNS;
+}
+
 /** What a pipeline step may change on an activity. */
 export type ActivityChanges = Partial<
   Pick<
@@ -207,7 +212,7 @@ export class ActivitiesRepository {
       const { workspaceId, extra } = group[0];
       const { rows } = await preparedQuery<Record<string, unknown>>(
         this.dataSource.manager,
-        `SELECT ${ACTIVITY_COLUMNS}${extra ? `, ${extra}` : ''} FROM activities WHERE workspace_id = $1 AND id = ANY($2::bigint[])`,
+        `SELECT ${selectList(extra)} FROM activities WHERE workspace_id = $1 AND id = ANY($2::bigint[])`,
         [workspaceId, [...new Set(group.map((key) => key.id))]],
       );
       for (const row of rows) found.set(keyOf(workspaceId, extra, String(row.id)), row);
@@ -224,19 +229,15 @@ export class ActivitiesRepository {
   }
 
   /** As `find`, and locks the row for the rest of the transaction (Match runs exactly once per activity). */
-  lock<Extra extends object = object>(
+  async lock<Extra extends object = object>(
     ctx: WorkspaceContext,
     id: string,
     manager: EntityManager,
     extra = '',
   ): Promise<(ActivityEntity & Extra) | null> {
-    return this.select(ctx, id, extra, 'FOR UPDATE OF activities', manager);
-  }
-
-  private async select<Row>(ctx: WorkspaceContext, id: string, extra: string, lock: string, manager: EntityManager): Promise<Row | null> {
-    const { rows } = await preparedQuery<Row>(
+    const { rows } = await preparedQuery<ActivityEntity & Extra>(
       manager,
-      `SELECT ${ACTIVITY_COLUMNS}${extra ? `, ${extra}` : ''} FROM activities WHERE workspace_id = $1 AND id = $2 ${lock}`,
+      `SELECT ${selectList(extra)} FROM activities WHERE workspace_id = $1 AND id = $2 FOR UPDATE OF activities`,
       [requireWorkspace(ctx), id],
     );
     return rows[0] ?? null;

@@ -33,33 +33,27 @@ export class KbRepository<E extends KbRecordEntity> {
     return this.names;
   }
 
-  private get table(): string {
-    return this.sqlNames.table;
-  }
-
-  private get columns(): string {
-    return this.sqlNames.columns;
-  }
-
   /**
    * One page plus one extra row: the extra row only tells whether another page exists. Plain SQL
    * on the list path: rows already have the entity's shape (property names are column names).
    */
   async page(ctx: WorkspaceContext, after: KeysetPosition | null, limit: number): Promise<E[]> {
+    const { table, columns } = this.sqlNames;
     const params: unknown[] = [requireWorkspace(ctx)];
     const keyset = keysetSql('r', 'created_at', 'desc', after, limit, params);
     const { rows } = await preparedQuery<E>(
       this.repo.manager,
-      `SELECT ${this.columns} FROM ${this.table} r WHERE r.workspace_id = $1 AND r.deleted_at IS NULL${keyset.where ? ` AND ${keyset.where}` : ''} ${keyset.tail}`,
+      `SELECT ${columns} FROM ${table} r WHERE r.workspace_id = $1 AND r.deleted_at IS NULL${keyset.where ? ` AND ${keyset.where}` : ''} ${keyset.tail}`,
       params,
     );
     return rows;
   }
 
   async findActive(ctx: WorkspaceContext, id: string): Promise<E | null> {
+    const { table, columns } = this.sqlNames;
     const { rows } = await preparedQuery<E>(
       this.repo.manager,
-      `SELECT ${this.columns} FROM ${this.table} WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`,
+      `SELECT ${columns} FROM ${table} WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`,
       [requireWorkspace(ctx), id],
     );
     return rows[0] ?? null;
@@ -100,7 +94,7 @@ export class KbRepository<E extends KbRecordEntity> {
   async softDelete(ctx: WorkspaceContext, id: string, now: Date): Promise<boolean> {
     const { rowCount } = await preparedQuery(
       this.repo.manager,
-      `UPDATE ${this.table} SET deleted_at = $3 WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`,
+      `UPDATE ${this.sqlNames.table} SET deleted_at = $3 WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`,
       [requireWorkspace(ctx), id, now],
     );
     return (rowCount ?? 0) > 0;

@@ -1,12 +1,18 @@
-import type { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { ActivitiesRepository } from '../../src/modules/activities/activities.repository';
 import { validateActivityBatch } from '../../src/modules/activities/activity-input';
 import { DirectoryRepository } from '../../src/modules/directory/directory.repository';
+import { EnrichStep } from '../../src/modules/pipeline/application/enrich.step';
+import { EvaluateStep } from '../../src/modules/pipeline/application/evaluate.step';
+import { MatchStep } from '../../src/modules/pipeline/application/match.step';
+import { ResolveStep } from '../../src/modules/pipeline/application/resolve.step';
+import type { PipelineJob } from '../../src/modules/pipeline/infrastructure/queues';
 import { requireWorkspace, WorkspaceContext } from '../../src/shared/application/workspace-context';
-import { IdGenerator } from '../../src/shared/domain/ids';
+import { formatId, ID_PREFIXES, IdGenerator } from '../../src/shared/domain/ids';
 import { ID_GENERATOR } from '../../src/shared/shared.module';
 import { unique } from '../support/kb-resources';
+import { createKb } from '../support/pipeline';
 import { startTestApp, TestApp } from '../support/test-app';
 import { internalId } from '../support/worker-process';
 
@@ -27,11 +33,18 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** Stores (never queues) activities in the workspace; returns their ids. */
+async function store(ctx: WorkspaceContext, raw: unknown[]): Promise<string[]> {
+  const ids = t.app.get<IdGenerator>(ID_GENERATOR);
+  const batch = validateActivityBatch({ activities: raw }).map((input) => ({ id: ids.next(), input }));
+  await repo.insertBatch(ctx, batch, new Date());
+  return batch.map((a) => a.id);
+}
+
 /** A workspace with `count` stored (never queued) activities; returns its context and their ids. */
 async function workspaceWith(count: number): Promise<{ ctx: WorkspaceContext; ids: string[] }> {
   const ws = await t.newWorkspace(`Batching ${unique()}`);
   const ctx = WorkspaceContext.forPipeline(internalId(ws.workspace_id));
-  const ids = t.app.get<IdGenerator>(ID_GENERATOR);
   const raw = Array.from({ length: count }, (_, i) => ({
     type: 'website',
     trigger: 'visited_page',
@@ -39,17 +52,16 @@ async function workspaceWith(count: number): Promise<{ ctx: WorkspaceContext; id
     identity: { email: `p${i}-${unique()}@acme.com` },
     website: { url: `https://acme.com/${i}` },
   }));
-  const batch = validateActivityBatch({ activities: raw }).map((input) => ({ id: ids.next(), input }));
-  await repo.insertBatch(ctx, batch, new Date());
-  return { ctx, ids: batch.map((a) => a.id) };
+  return { ctx, ids: await store(ctx, raw) };
 }
 
-/** Statements sent while `run` runs that match `pattern`. */
+/** Statements sent, on any connection, while `run` runs that match `pattern`. */
 async function statementsDuring<T>(pattern: RegExp, run: () => Promise<T>): Promise<{ result: T; count: number }> {
-  const spy = jest.spyOn(pool, 'query');
+  const spy = jest.spyOn(Client.prototype, 'query');
   try {
     const result = await run();
-    const count = spy.mock.calls.filter(([config]) => pattern.test(typeof config === 'string' ? config : (config as { text: string }).text)).length;
+    const count = spy.mock.calls.filter(([config]) => pattern.test(typeof config === 'string' ? config : (config as { text: string }).text))
+      .length;
     return { result, count };
   } finally {
     spy.mockRestore();
@@ -176,6 +188,80 @@ describe('directory lookups made side by side', () => {
       [null, 'Hint'],
       [null, null],
       ['Ann', 'Own'],
+    ]);
+  });
+});
+
+describe('Match jobs run side by side', () => {
+  /** `2026-01-01T00:00:00Z` plus `i` minutes. */
+  const minute = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+
+  /** A workspace with a Target Page and an Exclusion, and stored activities taken through Resolve, Enrich and Evaluate. */
+  async function atMatch(raw: (page: string, excluded: string) => unknown[]) {
+    const ws = await t.newWorkspace(`Match batching ${unique()}`);
+    const ctx = WorkspaceContext.forPipeline(internalId(ws.workspace_id));
+    const n = unique();
+    const page = `https://www.acme-${n}.com/pricing`;
+    const excluded = `blocked-${n}.com`;
+    await createKb(t, ws, 'target-pages', { name: `Pricing ${n}`, short_name: `pricing-${n}`, url: page, description: 'The pricing page' });
+    await createKb(t, ws, 'exclusions', { name: 'Blocked', short_name: `ex-${n}`, domain: excluded, description: 'Never a target' });
+    const ids = await store(ctx, raw(page, excluded));
+    const jobs: PipelineJob[] = ids.map((activityId) => ({ workspaceId: requireWorkspace(ctx), activityId }));
+    for (const step of [ResolveStep, EnrichStep, EvaluateStep]) await Promise.all(jobs.map((job) => t.app.get(step).run(job)));
+    return { ws, ctx, ids, jobs };
+  }
+
+  const visit = (email: string, url: string, at: number) => ({
+    type: 'website', trigger: 'visited_page', occurred_at: minute(at), identity: { email }, website: { url },
+  });
+
+  it('match together, in one write, each activity once, folding a person’s Signals in captured_at order', async () => {
+    const ann = `ann-${unique()}@acme.com`;
+    const bob = `bob-${unique()}@acme.com`;
+    const { ws, ctx, ids, jobs } = await atMatch((page, excluded) => [
+      visit(ann, page, 30), visit(ann, page, 10), visit(bob, page, 5), visit(ann, page, 20),
+      visit(`eve-${unique()}@${excluded}`, page, 1), visit(bob, `${page}/elsewhere`, 2),
+    ]);
+    const match = t.app.get(MatchStep);
+    // Every job twice, as a re-delivered job would be.
+    const { result, count } = await statementsDuring(/^WITH buyer_update/, () => Promise.all([...jobs, ...jobs].map((job) => match.run(job))));
+    expect(result).toEqual(Array(12).fill(null));
+    expect(count).toBe(1);
+
+    const rows = await Promise.all(ids.map((id) => repo.find(ctx, id)));
+    expect(rows.map((row) => [row!.stage, row!.status, row!.discard_reason])).toEqual([
+      ...Array(4).fill(['done', 'processed', null]),
+      ['done', 'discarded', 'excluded_company'],
+      ['done', 'discarded', 'no_target_match'],
+    ]);
+    const annBuyer = rows[0]!.buyer_id;
+    expect([rows[1]!.buyer_id, rows[3]!.buyer_id]).toEqual([annBuyer, annBuyer]);
+    expect(rows[2]!.buyer_id).not.toBe(annBuyer);
+    expect(new Set(rows.slice(0, 4).map((row) => row!.signal_id)).size).toBe(4);
+
+    const buyerPath = `/v1/buyers/${formatId(ID_PREFIXES.buyer, annBuyer!)}`;
+    const buyer = (await t.http.get(buyerPath).set('Authorization', ws.auth).expect(200)).body;
+    expect(buyer.signal_count).toEqual({ total: 3, website: 3, market: 0, linkedin: 0 });
+    expect([buyer.first_signal_id, buyer.last_signal_id]).toEqual([
+      formatId(ID_PREFIXES.signal, rows[1]!.signal_id!),
+      formatId(ID_PREFIXES.signal, rows[0]!.signal_id!),
+    ]);
+
+    // Run again, alone and side by side: nothing changes.
+    expect(await Promise.all(jobs.map((job) => match.run(job)))).toEqual(Array(6).fill(null));
+    expect((await t.http.get(buyerPath).set('Authorization', ws.auth).expect(200)).body).toEqual(buyer);
+  });
+
+  it('fail only the job whose activity cannot be matched; the others are matched', async () => {
+    const { ctx, ids, jobs } = await atMatch((page) => [1, 2, 3, 4].map((i) => visit(`p${i}-${unique()}@acme.com`, page, i)));
+    // A row no step could have written: Match cannot read a company from it.
+    await pool.query('UPDATE activities SET company_info = NULL WHERE workspace_id = $1 AND id = $2', [requireWorkspace(ctx), ids[2]]);
+    const match = t.app.get(MatchStep);
+    const outcomes = await Promise.allSettled(jobs.map((job) => match.run(job)));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    const rows = await Promise.all(ids.map((id) => repo.find(ctx, id)));
+    expect(rows.map((row) => [row!.stage, row!.status])).toEqual([
+      ['done', 'processed'], ['done', 'processed'], ['match', 'queued'], ['done', 'processed'],
     ]);
   });
 });

@@ -7,7 +7,7 @@ import type { PipelineStage } from '../pipeline/infrastructure/queues';
 import type { ActivityInput } from './activity-input';
 import { ActivityEntity } from './activity.entity';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
-import { turnBatching } from '../../shared/infrastructure/turn-batching';
+import { groupBy, turnBatching } from '../../shared/infrastructure/turn-batching';
 
 /** Every column, in one place, so raw reads return the entity's shape. */
 const ACTIVITY_COLUMNS =
@@ -41,36 +41,11 @@ function columnValue(column: string, value: unknown): unknown {
 }
 
 /**
- * `UPDATE activities SET … WHERE workspace_id = $1 AND id = $2 AND stage = $3`: the step's
- * result and the stage move in one statement, which does nothing if another run got there first.
- * Column names come from the fixed set above, never from data.
- */
-export function advanceSql(
-  workspaceId: string,
-  id: string,
-  from: PipelineStage,
-  changes: ActivityChanges,
-  now: Date,
-  firstParam = 1,
-): { sql: string; params: unknown[] } {
-  const params: unknown[] = [workspaceId, id, from, now];
-  const $ = (index: number) => `$${firstParam + index}`;
-  const sets = [`updated_at = ${$(3)}`];
-  for (const [column, value] of Object.entries(changes)) {
-    checkChangeable(column);
-    params.push(columnValue(column, value));
-    sets.push(`${column} = ${$(params.length - 1)}`);
-  }
-  return {
-    sql: `UPDATE activities SET ${sets.join(', ')} WHERE workspace_id = ${$(0)} AND id = ${$(1)} AND stage = ${$(2)}`,
-    params,
-  };
-}
-
-/**
- * `advanceSql` for many activities of one workspace at once, all moving from `from` and all
- * setting the same `columns` (each to its own value): one `UPDATE … FROM unnest(…)`, which
- * returns the ids it moved. Each id may appear once.
+ * `UPDATE activities … FROM unnest(…)`: pipeline results stored, and the stage moved, for many
+ * activities of one workspace at once, all moving from `from` and all setting the same `columns`
+ * (each to its own value). An activity no longer at `from` is left alone (another run got there
+ * first); the statement returns the ids it moved. Each id may appear once. Column names come from
+ * the fixed set above, never from data.
  */
 export function advanceManySql(
   workspaceId: string,
@@ -122,18 +97,6 @@ function bigintId(id: string): string | null {
   if (!/^[0-9]{1,19}$/.test(id)) return null;
   const value = BigInt(id);
   return value <= MAX_BIGINT ? value.toString() : null;
-}
-
-/** Groups items by a string key, keeping their order. */
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
 }
 
 export interface NewActivity {
@@ -228,42 +191,39 @@ export class ActivitiesRepository {
     });
   }
 
-  /** As `find`, and locks the row for the rest of the transaction (Match runs exactly once per activity). */
-  async lock<Extra extends object = object>(
+  /**
+   * As `find` for several activities, and locks their rows for the rest of the transaction, in id
+   * order (so two transactions locking overlapping sets cannot deadlock). Answers follow `ids`:
+   * null for an id no activity of the workspace has; a repeated id gets the same row.
+   */
+  async lockMany<Extra extends object = object>(
     ctx: WorkspaceContext,
-    id: string,
+    ids: readonly string[],
     manager: EntityManager,
     extra = '',
-  ): Promise<(ActivityEntity & Extra) | null> {
+  ): Promise<Array<(ActivityEntity & Extra) | null>> {
+    const workspaceId = requireWorkspace(ctx);
+    const canonical = ids.map(bigintId);
+    const wanted = [...new Set(canonical.filter((id): id is string => id !== null))];
+    if (wanted.length === 0) return ids.map(() => null);
     const { rows } = await preparedQuery<ActivityEntity & Extra>(
       manager,
-      `SELECT ${selectList(extra)} FROM activities WHERE workspace_id = $1 AND id = $2 FOR UPDATE OF activities`,
-      [requireWorkspace(ctx), id],
+      `SELECT ${selectList(extra)} FROM activities WHERE workspace_id = $1 AND id = ANY($2::bigint[]) ORDER BY id FOR UPDATE OF activities`,
+      [workspaceId, wanted],
     );
-    return rows[0] ?? null;
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    return canonical.map((id) => (id === null ? null : (byId.get(id) ?? null)));
   }
 
   /**
-   * Stores a step's result and moves the activity from `from` to the next stage; false when it
-   * had already moved on (a repeated job), in which case nothing is written. Inside a transaction
-   * (`manager`) it runs at once; otherwise together with the other moves of the same turn.
+   * Stores a step's result and moves the activity from `from` to the next stage, together with
+   * the other moves of the same turn; false when it had already moved on (a repeated job), in
+   * which case nothing is written.
    */
-  async advance(
-    ctx: WorkspaceContext,
-    id: string,
-    from: PipelineStage,
-    changes: ActivityChanges,
-    now: Date,
-    manager?: EntityManager,
-  ): Promise<boolean> {
+  async advance(ctx: WorkspaceContext, id: string, from: PipelineStage, changes: ActivityChanges, now: Date): Promise<boolean> {
     const workspaceId = requireWorkspace(ctx);
-    if (!manager) {
-      const rowId = bigintId(id);
-      return rowId === null ? false : this.advances.load({ workspaceId, id: rowId, from, changes, now });
-    }
-    const update = advanceSql(workspaceId, id, from, changes, now);
-    const { rowCount } = await preparedQuery(manager, update.sql, update.params);
-    return (rowCount ?? 0) > 0;
+    const rowId = bigintId(id);
+    return rowId === null ? false : this.advances.load({ workspaceId, id: rowId, from, changes, now });
   }
 
   private async advanceBatch(keys: readonly AdvanceKey[]): Promise<boolean[]> {

@@ -8,3 +8,15 @@ import type { Options } from 'dataloader';
 export function turnBatching<K, V>(maxBatchSize = 64): Options<K, V> {
   return { cache: false, maxBatchSize, batchScheduleFn: (run) => setImmediate(run) };
 }
+
+/** Groups a batch's items by a string key (e.g. the workspace), keeping their order. */
+export function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}

@@ -1,31 +1,41 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import DataLoader from 'dataloader';
 import { DataSource, EntityManager } from 'typeorm';
 import { requireWorkspace, WorkspaceContext } from '../../../shared/application/workspace-context';
 import { canonicalizeUrl } from '../../../shared/domain/canonical-url';
 import { Clock } from '../../../shared/domain/clock';
 import { IdGenerator } from '../../../shared/domain/ids';
 import { CLOCK, ID_GENERATOR } from '../../../shared/shared.module';
-import { ActivitiesRepository, advanceSql } from '../../activities/activities.repository';
-import type { ActivityEntity, DiscardReason } from '../../activities/activity.entity';
+import { ActivitiesRepository, ActivityChanges, advanceManySql } from '../../activities/activities.repository';
+import type { ActivityEntity } from '../../activities/activity.entity';
 import { domainOf, isSameOrSubdomain } from '../domain/identity';
-import { buildSignalData, MatchedRecord } from '../domain/signal-data';
-import { BuyerWriter } from '../infrastructure/buyer-writer';
-import { KbLookupRepository } from '../infrastructure/kb-lookup.repository';
+import { buildSignalData } from '../domain/signal-data';
+import { attributionOf, BuyerFold, BuyerToLock, BuyerWriter, NewSignal } from '../infrastructure/buyer-writer';
+import { KbLookupRepository, TargetKey } from '../infrastructure/kb-lookup.repository';
 import type { PipelineJob, PipelineQueue } from '../infrastructure/queues';
 import { PipelineStep, queueFor } from './pipeline-step';
 import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
+import { groupBy, turnBatching } from '../../../shared/infrastructure/turn-batching';
 
 const LINKEDIN_COMPANY = /linkedin\.com\/company\/([^/?#\s]+)/i;
 
+type LockedActivity = ActivityEntity & { exclusion_domains: string[] };
+
+/** The outcome columns Match writes on every activity it finishes. */
+const OUTCOME_COLUMNS = ['buyer_id', 'discard_reason', 'signal_id', 'stage', 'status'] as const;
+
 /**
  * Match: exclusions first, then the trigger's target. A match writes one Signal and folds it into
- * the Buyer; either way the activity ends here. The whole step is one transaction holding the
- * activity's row lock, so it takes effect exactly once however often the job runs.
+ * the Buyer; either way the activity ends here. The jobs of one turn of the event loop are matched
+ * together, per workspace, in one transaction holding their activities' row locks and their
+ * Buyers' (each taken in key order), so each activity takes effect exactly once however often its
+ * job runs, and the batch costs the round trips one activity used to.
  */
 @Injectable()
 export class MatchStep extends PipelineStep {
   readonly stage = 'match' as const;
+  private readonly batches = new DataLoader<PipelineJob, PipelineQueue | null>((jobs) => this.runBatch(jobs), turnBatching());
 
   constructor(
     activities: ActivitiesRepository,
@@ -38,74 +48,137 @@ export class MatchStep extends PipelineStep {
     super(activities);
   }
 
-  override async run(job: PipelineJob): Promise<PipelineQueue | null> {
-    const ctx = WorkspaceContext.forPipeline(job.workspaceId);
-    return this.dataSource.transaction(async (manager) => {
-      const activity = await this.activities.lock<{ exclusion_domains: string[] }>(
-        ctx, job.activityId, manager, KbLookupRepository.columns.exclusionDomains,
-      );
-      if (!activity) return null;
-      if (activity.stage !== 'match') return queueFor(activity.stage);
-      await this.matchLocked(ctx, activity, manager);
-      return null;
-    });
+  override run(job: PipelineJob): Promise<PipelineQueue | null> {
+    return this.batches.load(job);
   }
 
   protected process(): Promise<PipelineQueue | null> {
     throw new Error('MatchStep runs through run()');
   }
 
-  private async matchLocked(
-    ctx: WorkspaceContext,
-    activity: ActivityEntity & { exclusion_domains: string[] },
-    manager: EntityManager,
-  ): Promise<void> {
-    const now = this.clock.now();
-    const discard = (reason: DiscardReason) =>
-      this.activities.advance(ctx, activity.id, 'match', { stage: 'done', status: 'discarded', discard_reason: reason }, now, manager);
-
-    const company = activity.company_info!;
-    const companyDomain = domainOf(company.website) || domainOf(activity.identity?.email.split('@')[1]);
-    const exclusions = KbLookupRepository.exclusionDomains(activity.exclusion_domains);
-    if (exclusions.some((domain) => isSameOrSubdomain(companyDomain, domain))) return void (await discard('excluded_company'));
-
-    const matched = await this.findTarget(ctx, activity, manager);
-    if (!matched) return void (await discard('no_target_match'));
-
-    // Lock (or create) the Buyer, then write it, the Signal and the activity's outcome together.
-    const buyer = await this.buyers.lockOrCreate(ctx, manager, activity, this.ids.next(), now);
-    const signal = { id: this.ids.next(), data: buildSignalData(activity.payload, matched), matched };
-    const fold = this.buyers.foldCtes(ctx, buyer, activity, signal, now);
-    const outcome = advanceSql(
-      requireWorkspace(ctx), activity.id, 'match',
-      { stage: 'done', status: 'processed', buyer_id: buyer.id, signal_id: signal.id }, now, fold.params.length + 1,
+  /**
+   * One transaction per workspace. If a batch fails, its jobs are matched again one by one, so
+   * that a failure (a deadlock, one bad activity) fails only the job it belongs to.
+   */
+  private async runBatch(jobs: readonly PipelineJob[]): Promise<Array<PipelineQueue | null | Error>> {
+    const answers: Array<PipelineQueue | null | Error> = jobs.map(() => null);
+    const indexed = jobs.map((job, index) => ({ job, index }));
+    await Promise.all(
+      [...groupBy(indexed, ({ job }) => job.workspaceId).values()].map(async (members) => {
+        const ctx = WorkspaceContext.forPipeline(members[0].job.workspaceId);
+        const attempt = async (group: typeof members) => {
+          const results = await this.matchAll(ctx, group.map(({ job }) => job.activityId));
+          group.forEach(({ index }, k) => (answers[index] = results[k]));
+        };
+        try {
+          await attempt(members);
+        } catch (error) {
+          if (members.length === 1) return void (answers[members[0].index] = asError(error));
+          for (const member of members) await attempt([member]).catch((alone) => (answers[member.index] = asError(alone)));
+        }
+      }),
     );
-    await preparedQuery(manager, `WITH ${fold.ctes} ${outcome.sql}`, [...fold.params, ...outcome.params]);
+    return answers;
   }
 
-  private findTarget(ctx: WorkspaceContext, activity: ActivityEntity, manager: EntityManager): Promise<MatchedRecord | null> {
-    const { payload } = activity;
-    switch (activity.trigger) {
-      case 'visited_page':
-      case 'filled_form':
-      case 'abandoned_form': {
-        const canonical = canonicalizeUrl(payload.website!.url)!.canonical;
-        const resource = activity.trigger === 'visited_page' ? 'target_page' : 'target_form';
-        return this.kb.targetByCanonicalUrl(ctx, resource, canonical, manager);
+  /** Matches the activities still at this stage; answers, per id, where each goes next. */
+  private matchAll(ctx: WorkspaceContext, ids: readonly string[]): Promise<Array<PipelineQueue | null>> {
+    return this.dataSource.transaction(async (manager) => {
+      const locked = await this.activities.lockMany<{ exclusion_domains: string[] }>(
+        ctx, ids, manager, KbLookupRepository.columns.exclusionDomains,
+      );
+      const pending = [...new Set(locked.filter((activity): activity is LockedActivity => activity?.stage === 'match'))];
+      if (pending.length > 0) await this.matchLocked(ctx, pending, manager);
+      return locked.map((activity) => (activity && activity.stage !== 'match' ? queueFor(activity.stage) : null));
+    });
+  }
+
+  private async matchLocked(ctx: WorkspaceContext, activities: LockedActivity[], manager: EntityManager): Promise<void> {
+    const now = this.clock.now();
+    const outcomes = new Map<LockedActivity, ActivityChanges>();
+    const candidates = activities.filter((activity) => {
+      if (!this.excluded(activity)) return true;
+      outcomes.set(activity, { stage: 'done', status: 'discarded', discard_reason: 'excluded_company' });
+      return false;
+    });
+    const targets = await this.kb.targets(ctx, candidates.map(targetKey), manager);
+    // Signals in captured_at order: each Buyer folds them in that order.
+    const matched = candidates
+      .map((activity, k) => ({ activity, target: targets[k] }))
+      .filter(({ activity, target }) => {
+        if (target) return true;
+        outcomes.set(activity, { stage: 'done', status: 'discarded', discard_reason: 'no_target_match' });
+        return false;
+      })
+      .sort((a, b) => a.activity.occurred_at.getTime() - b.activity.occurred_at.getTime() || compareIds(a.activity.id, b.activity.id));
+
+    const signals: NewSignal[] = [];
+    const folds: BuyerFold[] = [];
+    if (matched.length > 0) {
+      // Lock (or create) the Buyers, then write them, the Signals and the outcomes together.
+      const people = new Map<string, BuyerToLock>();
+      for (const { activity } of matched) {
+        const personKey = activity.person_key!;
+        if (!people.has(personKey)) people.set(personKey, { personKey, newBuyerId: this.ids.next(), attribution: attributionOf(activity) });
       }
-      case 'researched_topic':
-        return this.kb.byName(ctx, 'topic', payload.market!.topic, manager);
-      case 'explored_product':
-        return this.kb.byName(ctx, 'product', payload.market!.topic, manager);
-      case 'evaluated_competitor':
-        return this.kb.competitorByDomain(ctx, domainOf(payload.market!.company_website), manager);
-      case 'followed_page':
-      case 'commented_post':
-      case 'reacted_post': {
-        const linkedin = payload.linkedin ?? {};
-        const slug = (LINKEDIN_COMPANY.exec(linkedin.url ?? '')?.[1] ?? '').toLowerCase();
-        return this.kb.competitorByLinkedin(ctx, slug, linkedin.company_name ?? '', manager);
+      const buyers = await this.buyers.lockOrCreate(ctx, manager, [...people.values()], now);
+      const foldOf = new Map<string, BuyerFold>();
+      for (const { activity, target } of matched) {
+        const personKey = activity.person_key!;
+        let fold = foldOf.get(personKey);
+        if (!fold) foldOf.set(personKey, (fold = BuyerWriter.startFold(buyers.get(personKey)!)));
+        const signal = { id: this.ids.next(), buyerId: fold.buyer.id, activity, data: buildSignalData(activity.payload, target!), matched: target! };
+        BuyerWriter.fold(fold, signal);
+        signals.push(signal);
+        outcomes.set(activity, { stage: 'done', status: 'processed', buyer_id: fold.buyer.id, signal_id: signal.id });
       }
+      folds.push(...foldOf.values());
+    }
+
+    const rows = [...outcomes].map(([activity, changes]) => ({ id: String(activity.id), changes }));
+    const outcome = advanceManySql(requireWorkspace(ctx), 'match', OUTCOME_COLUMNS, rows, now);
+    const ctes = BuyerWriter.writeCtes(folds, signals, '$1', '$3', outcome.params);
+    await preparedQuery(manager, `WITH ${ctes} ${outcome.sql}`, outcome.params);
+  }
+
+  private excluded(activity: LockedActivity): boolean {
+    const companyDomain = domainOf(activity.company_info!.website) || domainOf(activity.identity?.email.split('@')[1]);
+    const exclusions = KbLookupRepository.exclusionDomains(activity.exclusion_domains);
+    return exclusions.some((domain) => isSameOrSubdomain(companyDomain, domain));
+  }
+}
+
+function compareIds(a: string, b: string): number {
+  return BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0;
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** How the activity names its target, by trigger. */
+function targetKey(activity: ActivityEntity): TargetKey {
+  const { payload } = activity;
+  switch (activity.trigger) {
+    case 'visited_page':
+    case 'filled_form':
+    case 'abandoned_form':
+      return {
+        kind: activity.trigger === 'visited_page' ? 'target_page' : 'target_form',
+        a: canonicalizeUrl(payload.website!.url)!.canonical,
+      };
+    case 'researched_topic':
+      return { kind: 'topic', a: payload.market!.topic };
+    case 'explored_product':
+      return { kind: 'product', a: payload.market!.topic };
+    case 'evaluated_competitor':
+      return { kind: 'competitor_domain', a: domainOf(payload.market!.company_website) };
+    case 'followed_page':
+    case 'commented_post':
+    case 'reacted_post': {
+      const linkedin = payload.linkedin ?? {};
+      const slug = (LINKEDIN_COMPANY.exec(linkedin.url ?? '')?.[1] ?? '').toLowerCase();
+      return { kind: 'competitor_linkedin', a: slug, b: linkedin.company_name ?? '' };
     }
   }
 }

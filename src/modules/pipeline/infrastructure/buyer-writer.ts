@@ -10,21 +10,36 @@ import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
 
 export interface NewSignal {
   id: string;
+  buyerId: string;
+  activity: ActivityEntity;
   data: Record<string, unknown>;
   matched: MatchedRecord;
 }
 
 /** What folding a Signal into a Buyer reads from the Buyer. */
-type LockedBuyer = Pick<
+export type LockedBuyer = Pick<
   BuyerEntity,
-  | 'id' | 'contact_info' | 'company_info' | 'hems' | 'signal_count_total' | 'signal_count_website' | 'signal_count_market'
-  | 'signal_count_linkedin' | 'first_signal_id' | 'first_signal_at' | 'last_signal_id' | 'last_signal_at'
+  | 'id' | 'person_key' | 'contact_info' | 'company_info' | 'hems' | 'signal_count_total' | 'signal_count_website'
+  | 'signal_count_market' | 'signal_count_linkedin' | 'first_signal_id' | 'first_signal_at' | 'last_signal_id' | 'last_signal_at'
 >;
 
-/** A statement's data-modifying parts, to run as `WITH …` in front of another statement. */
-export interface WriteCtes {
-  ctes: string;
-  params: unknown[];
+/**
+ * A locked Buyer with Signals folded into it in memory: `buyer` holds its new values, `first` and
+ * `last` what changed about its first and last Signal (null when unchanged), `evaluation` the
+ * latest activity's.
+ */
+export interface BuyerFold {
+  buyer: LockedBuyer;
+  evaluation: ActivityEntity['evaluation'];
+  first: { type: string; trigger: string; attribution: Attribution } | null;
+  last: { type: string; trigger: string } | null;
+}
+
+/** A person whose Buyer a Match batch locks, or creates with these values. */
+export interface BuyerToLock {
+  personKey: string;
+  newBuyerId: string;
+  attribution: Attribution;
 }
 
 function earlier(aAt: Date, aId: string, bAt: Date | null, bId: string | null): boolean {
@@ -38,99 +53,139 @@ function mergeHems(a: Hem[], b: Hem[]): Hem[] {
   return [...byType.values()];
 }
 
-/** `$n` placeholders for values appended to `params`. */
-function binder(params: unknown[]): (value: unknown) => string {
-  return (value) => `$${params.push(value)}`;
+export function attributionOf(activity: ActivityEntity): Attribution {
+  return { ...emptyAttribution(), ...activity.payload.attribution };
 }
 
+const LOCKED_COLUMNS =
+  'b.id, b.person_key, b.contact_info, b.company_info, b.hems, b.signal_count_total, b.signal_count_website, b.signal_count_market, ' +
+  'b.signal_count_linkedin, b.first_signal_id, b.first_signal_at, b.last_signal_id, b.last_signal_at';
+
 /**
- * Writes a Signal and folds it into its Buyer, inside the Match transaction: the Buyer row is
- * locked, so concurrent Signals of one person count exactly once each.
+ * The Buyer row a fold writes, column by column: `set` columns take the fold's value; `keep`
+ * columns keep the stored one when the fold's is null (the first or last Signal did not change).
+ */
+const BUYER_UPDATE_COLUMNS: ReadonlyArray<readonly [column: string, type: string, mode: 'set' | 'keep']> = [
+  ['contact_info', 'json', 'set'], ['company_info', 'json', 'set'], ['hems', 'json', 'set'],
+  ['is_icp', 'boolean', 'set'], ['icp_id', 'bigint', 'set'], ['icp_name', 'text', 'set'], ['icp_reasoning', 'text', 'set'],
+  ['is_persona', 'boolean', 'set'], ['persona_id', 'bigint', 'set'], ['persona_name', 'text', 'set'], ['persona_reasoning', 'text', 'set'],
+  ['signal_count_total', 'integer', 'set'], ['signal_count_website', 'integer', 'set'],
+  ['signal_count_market', 'integer', 'set'], ['signal_count_linkedin', 'integer', 'set'],
+  ['first_signal_id', 'bigint', 'keep'], ['first_signal_type', 'text', 'keep'], ['first_signal_trigger', 'text', 'keep'],
+  ['first_signal_at', 'timestamptz', 'keep'], ['attribution', 'json', 'keep'],
+  ['last_signal_id', 'bigint', 'keep'], ['last_signal_type', 'text', 'keep'], ['last_signal_trigger', 'text', 'keep'],
+  ['last_signal_at', 'timestamptz', 'keep'],
+];
+
+const SIGNAL_COLUMNS =
+  'id bigint, buyer_id bigint, type text, trigger text, data json, captured_at timestamptz, activity_id bigint, matched json';
+
+/**
+ * Writes Signals and folds them into their Buyers, inside the Match transaction: the Buyer rows
+ * are locked, so concurrent Signals of one person count exactly once each.
  */
 @Injectable()
 export class BuyerWriter {
   /**
-   * The person's Buyer, created if new, locked for the rest of the transaction. One statement:
-   * the no-op `DO UPDATE` of an existing row takes its row lock and returns it.
+   * The people's Buyers, created if new, locked for the rest of the transaction, by person key.
+   * One statement, locking in person-key order (so concurrent batches cannot deadlock): the no-op
+   * `DO UPDATE` of an existing row takes its row lock and returns it.
    */
   async lockOrCreate(
     ctx: WorkspaceContext,
     manager: EntityManager,
-    activity: ActivityEntity,
-    newBuyerId: string,
+    people: readonly BuyerToLock[],
     now: Date,
-  ): Promise<LockedBuyer> {
+  ): Promise<Map<string, LockedBuyer>> {
+    const sorted = [...people].sort((a, b) => (a.personKey < b.personKey ? -1 : a.personKey > b.personKey ? 1 : 0));
     const { rows } = await preparedQuery<LockedBuyer>(
       manager,
       `INSERT INTO buyers AS b (id, workspace_id, person_key, contact_info, company_info, hems, attribution, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, '[]', $6, $7, $7)
+       SELECT v.id, $1, v.person_key, $2, $3, '[]', v.attribution::json, $4, $4
+         FROM unnest($5::bigint[], $6::text[], $7::text[]) WITH ORDINALITY AS v (id, person_key, attribution, n)
+        ORDER BY v.n
        ON CONFLICT (workspace_id, person_key) DO UPDATE SET updated_at = b.updated_at
-       RETURNING b.id, b.contact_info, b.company_info, b.hems, b.signal_count_total, b.signal_count_website,
-                 b.signal_count_market, b.signal_count_linkedin, b.first_signal_id, b.first_signal_at,
-                 b.last_signal_id, b.last_signal_at`,
+       RETURNING ${LOCKED_COLUMNS}`,
       [
-        newBuyerId, requireWorkspace(ctx), activity.person_key, JSON.stringify(contactInfoTemplate()),
-        JSON.stringify(companyInfoTemplate()), JSON.stringify(attributionOf(activity)), now,
+        requireWorkspace(ctx), JSON.stringify(contactInfoTemplate()), JSON.stringify(companyInfoTemplate()), now,
+        sorted.map((person) => person.newBuyerId), sorted.map((person) => person.personKey),
+        sorted.map((person) => JSON.stringify(person.attribution)),
       ],
     );
-    return rows[0];
+    return new Map(rows.map((row) => [row.person_key, row]));
+  }
+
+  /** A fold of nothing yet into a locked Buyer. */
+  static startFold(buyer: LockedBuyer): BuyerFold {
+    return { buyer: { ...buyer }, evaluation: null, first: null, last: null };
+  }
+
+  /** Folds one Signal into the Buyer, in memory. Signals of one Buyer fold in `captured_at` order. */
+  static fold(into: BuyerFold, signal: NewSignal): void {
+    const { buyer } = into;
+    const { activity } = signal;
+    const capturedAt = activity.occurred_at;
+    buyer.contact_info = mergeKnown(buyer.contact_info, activity.contact_info!);
+    buyer.company_info = mergeKnown(buyer.company_info, activity.company_info!);
+    buyer.hems = mergeHems(activity.identity!.hems, buyer.hems);
+    // The latest evaluation describes the Buyer; earlier ones are history.
+    into.evaluation = activity.evaluation;
+    buyer.signal_count_total += 1;
+    if (activity.type === 'website') buyer.signal_count_website += 1;
+    if (activity.type === 'market') buyer.signal_count_market += 1;
+    if (activity.type === 'linkedin') buyer.signal_count_linkedin += 1;
+    if (earlier(capturedAt, signal.id, buyer.first_signal_at, buyer.first_signal_id)) {
+      buyer.first_signal_id = signal.id;
+      buyer.first_signal_at = capturedAt;
+      into.first = { type: activity.type, trigger: activity.trigger, attribution: attributionOf(activity) };
+    }
+    if (buyer.last_signal_id === null || !earlier(capturedAt, signal.id, buyer.last_signal_at, buyer.last_signal_id)) {
+      buyer.last_signal_id = signal.id;
+      buyer.last_signal_at = capturedAt;
+      into.last = { type: activity.type, trigger: activity.trigger };
+    }
   }
 
   /**
-   * The Buyer's update and the Signal's insert as common table expressions, so the Match step
-   * writes them and moves the activity on in a single round trip.
+   * The Buyers' updates and the Signals' insert as common table expressions, so the Match step
+   * writes them and records the activities' outcome in a single round trip. `$workspace` and
+   * `$now` name parameters the caller already has; the new ones are appended to `params`.
    */
-  foldCtes(ctx: WorkspaceContext, buyer: LockedBuyer, activity: ActivityEntity, signal: NewSignal, now: Date): WriteCtes {
-    const params: unknown[] = [];
-    const $ = binder(params);
-    const workspace = $(requireWorkspace(ctx));
-    const capturedAt = activity.occurred_at;
-    const evaluation = activity.evaluation!;
-    const icp = evaluation.icp.matched ? evaluation.icp : { id: null, name: '' };
-    const persona = evaluation.persona.matched ? evaluation.persona : { id: null, name: '' };
-    const sets = [
-      `contact_info = ${$(JSON.stringify(mergeKnown(buyer.contact_info, activity.contact_info!)))}`,
-      `company_info = ${$(JSON.stringify(mergeKnown(buyer.company_info, activity.company_info!)))}`,
-      `hems = ${$(JSON.stringify(mergeHems(activity.identity!.hems, buyer.hems)))}`,
-      // The latest evaluation describes the Buyer; earlier ones are history.
-      `is_icp = ${$(evaluation.icp.matched)}`,
-      `icp_id = ${$(icp.id)}`,
-      `icp_name = ${$(icp.name)}`,
-      `icp_reasoning = ${$(evaluation.icp.reasoning)}`,
-      `is_persona = ${$(evaluation.persona.matched)}`,
-      `persona_id = ${$(persona.id)}`,
-      `persona_name = ${$(persona.name)}`,
-      `persona_reasoning = ${$(evaluation.persona.reasoning)}`,
-      `signal_count_total = ${$(buyer.signal_count_total + 1)}`,
-      `signal_count_website = ${$(buyer.signal_count_website + (activity.type === 'website' ? 1 : 0))}`,
-      `signal_count_market = ${$(buyer.signal_count_market + (activity.type === 'market' ? 1 : 0))}`,
-      `signal_count_linkedin = ${$(buyer.signal_count_linkedin + (activity.type === 'linkedin' ? 1 : 0))}`,
-      `updated_at = ${$(now)}`,
-    ];
-    if (earlier(capturedAt, signal.id, buyer.first_signal_at, buyer.first_signal_id)) {
-      sets.push(
-        `first_signal_id = ${$(signal.id)}`, `first_signal_type = ${$(activity.type)}`, `first_signal_trigger = ${$(activity.trigger)}`,
-        `first_signal_at = ${$(capturedAt)}`, `attribution = ${$(JSON.stringify(attributionOf(activity)))}`,
-      );
-    }
-    if (!earlier(capturedAt, signal.id, buyer.last_signal_at, buyer.last_signal_id) || buyer.last_signal_id === null) {
-      sets.push(
-        `last_signal_id = ${$(signal.id)}`, `last_signal_type = ${$(activity.type)}`, `last_signal_trigger = ${$(activity.trigger)}`,
-        `last_signal_at = ${$(capturedAt)}`,
-      );
-    }
-    const buyerId = $(buyer.id);
-    const timestamp = $(now);
-    const ctes = [
-      `buyer_update AS (UPDATE buyers SET ${sets.join(', ')} WHERE workspace_id = ${workspace} AND id = ${buyerId})`,
+  static writeCtes(folds: readonly BuyerFold[], signals: readonly NewSignal[], $workspace: string, $now: string, params: unknown[]): string {
+    const buyers = folds.map(({ buyer, evaluation, first, last }) => {
+      const icp = evaluation!.icp;
+      const persona = evaluation!.persona;
+      return {
+        id: buyer.id, contact_info: buyer.contact_info, company_info: buyer.company_info, hems: buyer.hems,
+        is_icp: icp.matched, icp_id: icp.matched ? icp.id : null, icp_name: icp.matched ? icp.name : '', icp_reasoning: icp.reasoning,
+        is_persona: persona.matched, persona_id: persona.matched ? persona.id : null, persona_name: persona.matched ? persona.name : '',
+        persona_reasoning: persona.reasoning,
+        signal_count_total: buyer.signal_count_total, signal_count_website: buyer.signal_count_website,
+        signal_count_market: buyer.signal_count_market, signal_count_linkedin: buyer.signal_count_linkedin,
+        ...(first && {
+          first_signal_id: buyer.first_signal_id, first_signal_type: first.type, first_signal_trigger: first.trigger,
+          first_signal_at: buyer.first_signal_at, attribution: first.attribution,
+        }),
+        ...(last && { last_signal_id: buyer.last_signal_id, last_signal_type: last.type, last_signal_trigger: last.trigger, last_signal_at: buyer.last_signal_at }),
+      };
+    });
+    const rows = signals.map(({ id, buyerId, activity, data, matched }) => ({
+      id, buyer_id: buyerId, type: activity.type, trigger: activity.trigger, data, captured_at: activity.occurred_at,
+      activity_id: activity.id, matched,
+    }));
+    const $buyers = `$${params.push(JSON.stringify(buyers))}`;
+    const $signals = `$${params.push(JSON.stringify(rows))}`;
+    const sets = BUYER_UPDATE_COLUMNS.map(([column, , mode]) =>
+      mode === 'set' ? `${column} = v.${column}` : `${column} = coalesce(v.${column}, b.${column})`,
+    );
+    const types = BUYER_UPDATE_COLUMNS.map(([column, type]) => `${column} ${type}`);
+    return (
+      `buyer_update AS (UPDATE buyers b SET ${sets.join(', ')}, updated_at = ${$now}
+         FROM json_to_recordset(${$buyers}::json) AS v (id bigint, ${types.join(', ')})
+        WHERE b.workspace_id = ${$workspace} AND b.id = v.id), ` +
       `signal_insert AS (INSERT INTO signals (id, workspace_id, buyer_id, type, trigger, data, captured_at, created_at, updated_at, activity_id, matched)
-        VALUES (${$(signal.id)}, ${workspace}, ${buyerId}, ${$(activity.type)}, ${$(activity.trigger)}, ${$(JSON.stringify(signal.data))},
-                ${$(capturedAt)}, ${timestamp}, ${timestamp}, ${$(activity.id)}, ${$(JSON.stringify(signal.matched))}))`,
-    ];
-    return { ctes: ctes.join(', '), params };
+         SELECT s.id, ${$workspace}, s.buyer_id, s.type, s.trigger, s.data, s.captured_at, ${$now}, ${$now}, s.activity_id, s.matched
+           FROM json_to_recordset(${$signals}::json) AS s (${SIGNAL_COLUMNS}))`
+    );
   }
-}
-
-function attributionOf(activity: ActivityEntity): Attribution {
-  return { ...emptyAttribution(), ...activity.payload.attribution };
 }

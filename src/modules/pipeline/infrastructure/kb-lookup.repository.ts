@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { requireWorkspace, WorkspaceContext } from '../../../shared/application/workspace-context';
 import { formatId, ID_PREFIXES } from '../../../shared/domain/ids';
 import { domainOf } from '../domain/identity';
@@ -23,61 +22,70 @@ const RESOURCES = {
 } as const;
 
 /**
+ * How an activity names its target: `kind` picks the table and the condition, `a` and `b` are the
+ * values it compares (unused ones are '').
+ */
+export interface TargetKey {
+  kind: keyof typeof TARGET_KINDS;
+  a: string;
+  b?: string;
+}
+
+/** Per kind: the resource it finds, and its condition on the table's columns and `k.a`, `k.b`. */
+const TARGET_KINDS = {
+  target_page: { resource: 'target_page', condition: 'canonical_url = k.a' },
+  target_form: { resource: 'target_form', condition: 'canonical_url = k.a' },
+  /** Topics and Products are named by their name or short name, case-insensitively. */
+  topic: { resource: 'topic', condition: 'lower(name) = lower(k.a) OR lower(short_name) = lower(k.a)' },
+  product: { resource: 'product', condition: 'lower(name) = lower(k.a) OR lower(short_name) = lower(k.a)' },
+  /** A Competitor whose domain is the given domain or a parent of it (`www.` ignored on both sides). */
+  competitor_domain: {
+    resource: 'competitor',
+    condition: `k.a <> '' AND (k.a = regexp_replace(domain, '^www\\.', '') OR k.a LIKE '%.' || regexp_replace(domain, '^www\\.', ''))`,
+  },
+  /** A Competitor by its LinkedIn company page (`linkedin.com/company/<slug>`, slug in `a`) or its name (`b`). */
+  competitor_linkedin: {
+    resource: 'competitor',
+    condition: `(k.a <> '' AND lower(substring(linkedin from 'linkedin\\.com/company/([^/?#]+)')) = k.a) OR (k.b <> '' AND lower(name) = lower(k.b))`,
+  },
+} as const satisfies Record<string, { resource: MatchedRecord['resource']; condition: string }>;
+
+/**
+ * All lookups in one statement: each key, by its position, joined to the oldest active record of
+ * its kind that meets its condition (the one branch whose kind matches runs; the others are cut
+ * off by their constant test).
+ */
+const TARGETS_SQL = `SELECT k.n::int AS n, t.resource, t.id::text AS id, t.name, t.short_name, t.description
+  FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS k (kind, a, b, n)
+  CROSS JOIN LATERAL (${Object.entries(TARGET_KINDS)
+    .map(
+      ([kind, { resource, condition }]) =>
+        `(SELECT '${resource}' AS resource, id, name, short_name, description FROM ${RESOURCES[resource].table}
+           WHERE k.kind = '${kind}' AND workspace_id = $1 AND deleted_at IS NULL AND (${condition})
+           ORDER BY created_at, id LIMIT 1)`,
+    )
+    .join(' UNION ALL ')}) AS t`;
+
+/**
  * What the pipeline reads from the knowledge base: only active records of the activity's own
  * workspace, as they are at the moment of processing (so changes apply to later activities only).
  */
 @Injectable()
 export class KbLookupRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  private async one(
-    ctx: WorkspaceContext,
-    resource: MatchedRecord['resource'],
-    condition: string,
-    values: unknown[],
-    manager: EntityManager,
-  ): Promise<MatchedRecord | null> {
-    const { table, prefix } = RESOURCES[resource];
-    const { rows } = await preparedQuery<KbRow>(
-      manager,
-      `SELECT id, name, short_name, description FROM ${table}
-        WHERE workspace_id = $1 AND deleted_at IS NULL AND (${condition})
-        ORDER BY created_at, id LIMIT 1`,
-      [requireWorkspace(ctx), ...values],
-    );
-    const row = rows[0];
-    return row ? { resource, id: formatId(prefix, row.id), name: row.name, short_name: row.short_name, description: row.description } : null;
-  }
-
-  targetByCanonicalUrl(ctx: WorkspaceContext, resource: 'target_page' | 'target_form', canonical: string, manager = this.dataSource.manager) {
-    return this.one(ctx, resource, 'canonical_url = $2', [canonical], manager);
-  }
-
-  /** Topics and Products are named by their name or short name, case-insensitively. */
-  byName(ctx: WorkspaceContext, resource: 'topic' | 'product', name: string, manager = this.dataSource.manager) {
-    return this.one(ctx, resource, 'lower(name) = lower($2) OR lower(short_name) = lower($2)', [name], manager);
-  }
-
-  /** A Competitor whose domain is the given domain or a parent of it (`www.` ignored on both sides). */
-  competitorByDomain(ctx: WorkspaceContext, domain: string, manager = this.dataSource.manager) {
-    return this.one(
-      ctx,
-      'competitor',
-      `$2 <> '' AND ($2 = regexp_replace(domain, '^www\.', '') OR $2 LIKE '%.' || regexp_replace(domain, '^www\.', ''))`,
-      [domain],
-      manager,
-    );
-  }
-
-  /** A Competitor by its LinkedIn company page (`linkedin.com/company/<slug>`) or its name. */
-  competitorByLinkedin(ctx: WorkspaceContext, companySlug: string, name: string, manager = this.dataSource.manager) {
-    return this.one(
-      ctx,
-      'competitor',
-      `($2 <> '' AND lower(substring(linkedin from 'linkedin\\.com/company/([^/?#]+)')) = $2) OR ($3 <> '' AND lower(name) = lower($3))`,
-      [companySlug, name],
-      manager,
-    );
+  /** The record each key names, or null; answers follow `keys`. */
+  async targets(ctx: WorkspaceContext, keys: readonly TargetKey[], manager: EntityManager): Promise<Array<MatchedRecord | null>> {
+    if (keys.length === 0) return [];
+    const { rows } = await preparedQuery<KbRow & { n: number; resource: MatchedRecord['resource'] }>(manager, TARGETS_SQL, [
+      requireWorkspace(ctx),
+      keys.map((key) => key.kind),
+      keys.map((key) => key.a),
+      keys.map((key) => key.b ?? ''),
+    ]);
+    const found: Array<MatchedRecord | null> = keys.map(() => null);
+    for (const { n, resource, id, name, short_name, description } of rows) {
+      found[n - 1] = { resource, id: formatId(RESOURCES[resource].prefix, id), name, short_name, description };
+    }
+    return found;
   }
 
   /** Domains of the workspace's active Exclusions, `www.` dropped as on the company side. */

@@ -1,0 +1,95 @@
+import type { ActivityEntity, ActivityEvaluation } from '../../activities/activity.entity';
+import { companyInfoTemplate, contactInfoTemplate } from '../../buyers/buyer-shape';
+import { BuyerWriter, LockedBuyer, NewSignal } from './buyer-writer';
+
+const MATCHED: NewSignal['matched'] = { resource: 'target_page', id: 'tpg_1', name: 'Pricing', short_name: 'pricing', description: '' };
+
+function evaluation(icp: boolean): ActivityEvaluation {
+  return {
+    icp: { matched: icp, id: icp ? '5' : null, name: icp ? 'Fintech' : '', reasoning: icp ? 'industry matched' : 'industry failed' },
+    persona: { matched: false, id: null, name: '', reasoning: 'no title' },
+  };
+}
+
+function signal(id: string, at: string, options: { type?: ActivityEntity['type']; title?: string; icp?: boolean; source?: string } = {}): NewSignal {
+  const contact = contactInfoTemplate();
+  contact.role.title = options.title ?? '';
+  const activity = {
+    id: `9${id}`,
+    type: options.type ?? 'website',
+    trigger: options.type === 'market' ? 'researched_topic' : 'visited_page',
+    occurred_at: new Date(at),
+    payload: { attribution: { source: options.source ?? '' } },
+    contact_info: contact,
+    company_info: companyInfoTemplate(),
+    identity: { email: 'ann@acme.com', hems: [{ type: 'md5', value: 'x' }] },
+    evaluation: evaluation(options.icp ?? false),
+  } as unknown as ActivityEntity;
+  return { id, buyerId: '1', activity, data: {}, matched: MATCHED };
+}
+
+function newBuyer(): LockedBuyer {
+  return {
+    id: '1', person_key: 'ann@acme.com', contact_info: contactInfoTemplate(), company_info: companyInfoTemplate(), hems: [],
+    signal_count_total: 0, signal_count_website: 0, signal_count_market: 0, signal_count_linkedin: 0,
+    first_signal_id: null, first_signal_at: null, last_signal_id: null, last_signal_at: null,
+  };
+}
+
+describe('BuyerWriter.fold', () => {
+  it('counts each Signal by type and keeps the earliest and latest by captured_at', () => {
+    const fold = BuyerWriter.startFold(newBuyer());
+    BuyerWriter.fold(fold, signal('10', '2026-01-01T00:10:00Z', { source: 'google' }));
+    BuyerWriter.fold(fold, signal('20', '2026-01-01T00:30:00Z', { type: 'market', icp: true }));
+    expect(fold.buyer).toMatchObject({ signal_count_total: 2, signal_count_website: 1, signal_count_market: 1, signal_count_linkedin: 0 });
+    expect([fold.buyer.first_signal_id, fold.buyer.last_signal_id]).toEqual(['10', '20']);
+    expect(fold.first).toEqual({ type: 'website', trigger: 'visited_page', attribution: expect.objectContaining({ source: 'google' }) });
+    expect(fold.last).toEqual({ type: 'market', trigger: 'researched_topic' });
+    // The Buyer is described by the latest evaluation folded in.
+    expect(fold.evaluation!.icp.matched).toBe(true);
+  });
+
+  it('leaves first and last unchanged (null) when a Signal falls between them', () => {
+    const stored = { ...newBuyer(), signal_count_total: 2, signal_count_website: 2 };
+    Object.assign(stored, {
+      first_signal_id: '1', first_signal_at: new Date('2026-01-01T00:00:00Z'),
+      last_signal_id: '3', last_signal_at: new Date('2026-01-02T00:00:00Z'),
+    });
+    const fold = BuyerWriter.startFold(stored);
+    BuyerWriter.fold(fold, signal('2', '2026-01-01T12:00:00Z'));
+    expect([fold.first, fold.last]).toEqual([null, null]);
+    expect(fold.buyer.signal_count_total).toBe(3);
+    // The stored row the fold started from is not changed.
+    expect(stored.signal_count_total).toBe(2);
+  });
+
+  it('breaks a captured_at tie by Signal id, and merges what is known, a later value over an earlier one', () => {
+    const fold = BuyerWriter.startFold(newBuyer());
+    BuyerWriter.fold(fold, signal('7', '2026-01-01T00:00:00Z', { title: 'CFO' }));
+    BuyerWriter.fold(fold, signal('8', '2026-01-01T00:00:00Z'));
+    expect([fold.buyer.first_signal_id, fold.buyer.last_signal_id]).toEqual(['7', '8']);
+    expect(fold.buyer.contact_info.role.title).toBe('CFO');
+    expect(fold.buyer.hems).toEqual([{ type: 'md5', value: 'x' }]);
+  });
+});
+
+describe('BuyerWriter.writeCtes', () => {
+  it('appends the Buyers and Signals as two JSON parameters, and keeps stored first/last values it did not change', () => {
+    const fold = BuyerWriter.startFold(newBuyer());
+    const first = signal('10', '2026-01-01T00:10:00Z');
+    BuyerWriter.fold(fold, first);
+    fold.first = null;
+    const params: unknown[] = ['ws', 'match', new Date()];
+    const sql = BuyerWriter.writeCtes([fold], [first], '$1', '$3', params);
+    expect(params).toHaveLength(5);
+    expect(sql).toContain('json_to_recordset($4::json)');
+    expect(sql).toContain('json_to_recordset($5::json)');
+    expect(sql).toContain('first_signal_id = coalesce(v.first_signal_id, b.first_signal_id)');
+    expect(sql).toContain('WHERE b.workspace_id = $1');
+    const [buyer] = JSON.parse(params[3] as string);
+    expect(buyer).not.toHaveProperty('first_signal_id');
+    expect(buyer).toMatchObject({ id: '1', signal_count_total: 1, last_signal_id: '10', is_icp: false, icp_id: null });
+    const [row] = JSON.parse(params[4] as string);
+    expect(row).toMatchObject({ id: '10', buyer_id: '1', activity_id: '910', type: 'website', captured_at: '2026-01-01T00:10:00.000Z' });
+  });
+});

@@ -173,16 +173,24 @@ export class BuyerWriter {
       id, buyer_id: buyerId, type: activity.type, trigger: activity.trigger, data, captured_at: activity.occurred_at,
       activity_id: activity.id, matched,
     }));
-    const $buyers = `$${params.push(JSON.stringify(buyers))}`;
+    // One array per column. The ids also bound the scan of the Buyers (`id = ANY`), so that it
+    // reads just these rows by key, whatever the planner believes about the workspace's size.
+    const $ = (values: unknown[], type: string) => `$${params.push(values)}::${type}[]`;
+    const arrays = [$(buyers.map((buyer) => buyer.id), 'bigint')];
+    for (const [column, type] of BUYER_UPDATE_COLUMNS) {
+      const values = buyers.map((buyer) => (buyer as Record<string, unknown>)[column] ?? null);
+      arrays.push(type === 'json' ? $(values.map((value) => (value === null ? null : JSON.stringify(value))), 'text') : $(values, type));
+    }
     const $signals = `$${params.push(JSON.stringify(rows))}`;
-    const sets = BUYER_UPDATE_COLUMNS.map(([column, , mode]) =>
-      mode === 'set' ? `${column} = v.${column}` : `${column} = coalesce(v.${column}, b.${column})`,
-    );
-    const types = BUYER_UPDATE_COLUMNS.map(([column, type]) => `${column} ${type}`);
+    const sets = BUYER_UPDATE_COLUMNS.map(([column, type, mode]) => {
+      const value = type === 'json' ? `v.${column}::json` : `v.${column}`;
+      return mode === 'set' ? `${column} = ${value}` : `${column} = coalesce(${value}, b.${column})`;
+    });
+    const names = BUYER_UPDATE_COLUMNS.map(([column]) => column);
     return (
       `buyer_update AS (UPDATE buyers b SET ${sets.join(', ')}, updated_at = ${$now}
-         FROM json_to_recordset(${$buyers}::json) AS v (id bigint, ${types.join(', ')})
-        WHERE b.workspace_id = ${$workspace} AND b.id = v.id), ` +
+         FROM unnest(${arrays.join(', ')}) AS v (id, ${names.join(', ')})
+        WHERE b.workspace_id = ${$workspace} AND b.id = ANY(${arrays[0]}) AND b.id = v.id), ` +
       `signal_insert AS (INSERT INTO signals (id, workspace_id, buyer_id, type, trigger, data, captured_at, created_at, updated_at, activity_id, matched)
          SELECT s.id, ${$workspace}, s.buyer_id, s.type, s.trigger, s.data, s.captured_at, ${$now}, ${$now}, s.activity_id, s.matched
            FROM json_to_recordset(${$signals}::json) AS s (${SIGNAL_COLUMNS}))`

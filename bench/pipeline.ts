@@ -6,6 +6,10 @@
  *
  *   npm run bench:pipeline                 (BENCH_ACTIVITIES=20000 by default)
  *
+ * The workers run as BENCH_WORKERS processes of the production build (`dist/worker.js`, as
+ * `npm run start:worker` runs them; default 2, one per core here), while the benchmark's own
+ * process takes the activities in, as the API would. BENCH_WORKERS=0 runs them inside it instead.
+ *
  * Uses its own database (dropped afterwards) and its own Redis prefix.
  */
 import 'reflect-metadata';
@@ -27,30 +31,48 @@ import { IcpsService } from '../src/modules/kb/icps/icps.module';
 import { PipelineModule } from '../src/modules/pipeline/pipeline.module';
 import { demoActivity, demoKnowledgeBase } from '../src/modules/seed/demo-data';
 import { KB_SERVICES } from '../src/modules/seed/demo-seed.service';
+import { PipelineProducer } from '../src/modules/pipeline/infrastructure/pipeline.producer';
 import { PIPELINE_QUEUES, PIPELINE_WORKER_OPTIONS } from '../src/modules/pipeline/infrastructure/queues';
 import { WorkspacesModule } from '../src/modules/workspaces/workspaces.module';
 import { WorkspacesService } from '../src/modules/workspaces/workspaces.service';
 import { requireWorkspace, WorkspaceContext } from '../src/shared/application/workspace-context';
 import { redisOptionsFromUrl } from '../src/shared/infrastructure/redis';
+import { startNode, stop } from './processes';
 import { clearRedisPrefix } from './redis';
 
 const N = Number(process.env.BENCH_ACTIVITIES ?? 20_000);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const run = randomBytes(3).toString('hex');
 
 @Module({})
 class BenchModule {}
 
-async function pipelineRate(databaseUrl: string, prefix: string, N: number): Promise<{ seconds: number; processed: number; discarded: number }> {
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, QUEUE_PREFIX: prefix, LOG_LEVEL: 'error' });
+async function pipelineRate(
+  databaseUrl: string,
+  redisUrl: string,
+  prefix: string,
+  N: number,
+  workers: number,
+): Promise<{ seconds: number; processed: number; discarded: number }> {
+  const env = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, LOG_LEVEL: 'error' };
+  const config = loadConfig(env);
   const app = await NestFactory.createApplicationContext(
     {
       module: BenchModule,
-      imports: [CoreModule.forRoot(config), WorkspacesModule, KbModule, ActivitiesModule, PipelineModule],
+      imports: [CoreModule.forRoot(config), WorkspacesModule, KbModule, ActivitiesModule, ...(workers === 0 ? [PipelineModule] : [])],
     },
     { logger: ['error'] },
   );
   await app.init();
+  const children = Array.from({ length: workers }, (_, k) =>
+    startNode(`worker ${k + 1}`, [join(__dirname, '..', 'dist', 'worker.js')], { ...env, NODE_ENV: 'production' }, 0),
+  );
   try {
+    // Every worker process listens on every queue before the clock starts.
+    const producer = app.get(PipelineProducer);
+    for (const queue of PIPELINE_QUEUES) {
+      await waitUntil(async () => (await producer.queue(queue).getWorkersCount()) >= workers, `${workers} workers on ${queue}`);
+    }
     const ws = await app.get(WorkspacesService).createWorkspace('Pipeline bench');
     const ctx = WorkspaceContext.forConsole(ws.workspace_id, 'bench');
     for (const record of demoKnowledgeBase(2)) await app.get(KB_SERVICES[record.resource] as never as typeof IcpsService).create(ctx, record.body);
@@ -82,7 +104,16 @@ async function pipelineRate(databaseUrl: string, prefix: string, N: number): Pro
     return { seconds, processed: progress.processed, discarded: progress.discarded };
   } finally {
     if (process.stderr.isTTY) process.stderr.write('\n');
+    await Promise.all(children.map((child) => stop(child)));
     await app.close();
+  }
+}
+
+async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -128,13 +159,17 @@ async function rawBullmqRate(redisUrl: string, prefix: string, N: number): Promi
 export interface PipelineBenchResult {
   date: string;
   activities: number;
+  /** Worker processes (0: the workers ran inside the benchmark's process). */
+  workers: number;
+  /** Jobs each worker runs side by side, per queue (the raw BullMQ run uses the same). */
+  concurrency: number;
   pipeline: { seconds: number; per_second: number; processed: number; discarded: number };
   raw_bullmq_four_queues: { seconds: number; per_second: number };
   ratio_pipeline_to_raw: number;
 }
 
 /** Runs both measurements and prints them; the caller decides where the result is written. */
-export async function runPipelineBench(n = N): Promise<PipelineBenchResult> {
+export async function runPipelineBench(n = N, workers = WORKERS): Promise<PipelineBenchResult> {
   const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/buyer_intel');
   base.pathname = `/bi_bench_pipeline_${run}`;
   const databaseUrl = base.toString();
@@ -142,11 +177,13 @@ export async function runPipelineBench(n = N): Promise<PipelineBenchResult> {
   const prefix = `bench-${run}`;
   await prepareDatabase(databaseUrl);
   try {
-    const pipeline = await pipelineRate(databaseUrl, prefix, n);
+    const pipeline = await pipelineRate(databaseUrl, redisUrl, prefix, n, workers);
     const rawSeconds = await rawBullmqRate(redisUrl, prefix, n);
     const result: PipelineBenchResult = {
       date: new Date().toISOString(),
       activities: n,
+      workers,
+      concurrency: PIPELINE_WORKER_OPTIONS.concurrency ?? 1,
       pipeline: {
         seconds: pipeline.seconds,
         per_second: Math.round(n / pipeline.seconds),
@@ -160,7 +197,7 @@ export async function runPipelineBench(n = N): Promise<PipelineBenchResult> {
       pipeline: { 'activities/s': result.pipeline.per_second, seconds: pipeline.seconds },
       'raw BullMQ, 4 queues': { 'activities/s': result.raw_bullmq_four_queues.per_second, seconds: rawSeconds },
     });
-    console.log(`pipeline ÷ raw BullMQ: ${result.ratio_pipeline_to_raw}`);
+    console.log(`pipeline ÷ raw BullMQ: ${result.ratio_pipeline_to_raw} (${workers ? `${workers} worker processes` : 'workers in-process'}, ${result.concurrency} jobs per queue each)`);
     return result;
   } finally {
     await dropDatabase(databaseUrl);

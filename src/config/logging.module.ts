@@ -11,7 +11,7 @@ const SECRET_IN_URL = /((?:api_?key|key|access_token|token)=)[^&#]*|svc_live_[0-
 
 /** A URL fit for logs: credential parameters and anything key-shaped replaced by `[redacted]`. */
 export function redactUrl(url: string | undefined): string {
-  return (url ?? '').replace(SECRET_IN_URL, (match, name?: string) => (name ? `${name}[redacted]` : '[redacted]'));
+  return (url ?? '').replace(SECRET_IN_URL, (_match, name?: string) => (name ? `${name}[redacted]` : '[redacted]'));
 }
 
 /** The process's one pino logger; every line, the framework's included, goes through it. */

@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { expectError } from '../support/assertions';
 import { KB_CASES, unique } from '../support/kb-resources';
 import { startTestApp, TestApp } from '../support/test-app';
-import { CliResult, expectFailure, oneJsonLine, runCli } from '../support/cli';
+import { expectFailure, oneJsonLine, runCli } from '../support/cli';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');

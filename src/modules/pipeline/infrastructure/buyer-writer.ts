@@ -77,6 +77,13 @@ const BUYER_UPDATE_COLUMNS: ReadonlyArray<readonly [column: string, type: string
   ['last_signal_at', 'timestamptz', 'keep'],
 ];
 
+/** The Buyer update's `SET` list and `unnest` column names, from the table above (fixed, so built once). */
+const BUYER_UPDATE_SETS = BUYER_UPDATE_COLUMNS.map(([column, type, mode]) => {
+  const value = type === 'json' ? `v.${column}::json` : `v.${column}`;
+  return mode === 'set' ? `${column} = ${value}` : `${column} = coalesce(${value}, b.${column})`;
+}).join(', ');
+const BUYER_UPDATE_NAMES = BUYER_UPDATE_COLUMNS.map(([column]) => column).join(', ');
+
 const SIGNAL_COLUMNS =
   'id bigint, buyer_id bigint, type text, trigger text, data json, captured_at timestamptz, activity_id bigint, matched json';
 
@@ -182,14 +189,9 @@ export class BuyerWriter {
       arrays.push(type === 'json' ? $(values.map((value) => (value === null ? null : JSON.stringify(value))), 'text') : $(values, type));
     }
     const $signals = `$${params.push(JSON.stringify(rows))}`;
-    const sets = BUYER_UPDATE_COLUMNS.map(([column, type, mode]) => {
-      const value = type === 'json' ? `v.${column}::json` : `v.${column}`;
-      return mode === 'set' ? `${column} = ${value}` : `${column} = coalesce(${value}, b.${column})`;
-    });
-    const names = BUYER_UPDATE_COLUMNS.map(([column]) => column);
     return (
-      `buyer_update AS (UPDATE buyers b SET ${sets.join(', ')}, updated_at = ${$now}
-         FROM unnest(${arrays.join(', ')}) AS v (id, ${names.join(', ')})
+      `buyer_update AS (UPDATE buyers b SET ${BUYER_UPDATE_SETS}, updated_at = ${$now}
+         FROM unnest(${arrays.join(', ')}) AS v (id, ${BUYER_UPDATE_NAMES})
         WHERE b.workspace_id = ${$workspace} AND b.id = ANY(${arrays[0]}) AND b.id = v.id), ` +
       `signal_insert AS (INSERT INTO signals (id, workspace_id, buyer_id, type, trigger, data, captured_at, created_at, updated_at, activity_id, matched)
          SELECT s.id, ${$workspace}, s.buyer_id, s.type, s.trigger, s.data, s.captured_at, ${$now}, ${$now}, s.activity_id, s.matched

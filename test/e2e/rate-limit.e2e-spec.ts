@@ -1,4 +1,6 @@
 import { Test } from '@nestjs/testing';
+import { getStorageToken } from '@nestjs/throttler';
+import Redis from 'ioredis';
 import request from 'supertest';
 import { configureApp } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
@@ -101,6 +103,27 @@ describe('rate limit when Redis goes away', () => {
     ({ t, redis, close } = await startAppWithPrivateRedis({ RATE_LIMIT_LIMIT: '3' }));
   });
   afterAll(() => close());
+
+  it('sends the limiter script by its hash, and whole only when Redis has forgotten it', async () => {
+    const ws = await t.newWorkspace();
+    const storage = t.app.get<{ redis: Redis }>(getStorageToken());
+    const sent = jest.spyOn(storage.redis, 'sendCommand');
+    const client = new Redis(redis.url);
+    const hit = async () => {
+      sent.mockClear();
+      const res = await t.http.get('/v1/kb/icps').set('Authorization', ws.auth);
+      return { remaining: res.headers['x-ratelimit-remaining'], commands: sent.mock.calls.map(([command]) => command.name) };
+    };
+    try {
+      await hit();
+      expect(await hit()).toEqual({ remaining: '1', commands: ['evalsha'] });
+      await client.script('FLUSH');
+      expect(await hit()).toEqual({ remaining: '0', commands: ['evalsha', 'eval'] });
+    } finally {
+      sent.mockRestore();
+      client.disconnect();
+    }
+  });
 
   it('keeps answering without limit headers (fails open) and limits again once Redis is back', async () => {
     const ws = await t.newWorkspace();

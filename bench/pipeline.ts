@@ -86,18 +86,19 @@ async function pipelineRate(
       first ||= answer.data[0].id.slice(4);
       last = answer.data[answer.data.length - 1].id.slice(4);
     }
-    // Poll the unfinished ones only (a partial index holds just those), so that watching the run
-    // costs next to nothing; count the outcomes once, at the end.
+    // Ask only whether any activity is unfinished: it stops at the first one found. Counting them
+    // all, twice a second, read every unfinished row (and its dead versions) and took up to a
+    // third of PostgreSQL's time on 100,000 activities, slowing the run it measures.
     const database = app.get(DataSource);
     const workspaceId = requireWorkspace(ctx);
     for (;;) {
-      const [{ pending }] = await database.query(
-        `SELECT count(*)::int AS pending FROM activities WHERE stage <> 'done' AND workspace_id = $1`,
+      const [{ unfinished }] = await database.query(
+        `SELECT EXISTS (SELECT 1 FROM activities WHERE stage <> 'done' AND workspace_id = $1) AS unfinished`,
         [workspaceId],
       );
-      if (pending === 0) break;
-      if (process.stderr.isTTY) process.stderr.write(`\rpipeline: ${N - pending}/${N}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      if (!unfinished) break;
+      if (process.stderr.isTTY) process.stderr.write(`\rpipeline: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const seconds = (Date.now() - started) / 1000;
     const progress = await app.get(ActivitiesRepository).progress(ctx, String(BigInt(first)), String(BigInt(last)));

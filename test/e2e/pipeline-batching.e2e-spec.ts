@@ -252,6 +252,24 @@ describe('Match jobs run side by side', () => {
     expect((await t.http.get(buyerPath).set('Authorization', ws.auth).expect(200)).body).toEqual(buyer);
   });
 
+  it('rewrite a Buyer on its own heap page, so its versions add no index entries', async () => {
+    const people = Array.from({ length: 8 }, (_, i) => `p${i}-${unique()}@acme.com`);
+    const { ctx, ids, jobs } = await atMatch((page) => people.map((email, i) => visit(email, page, i)));
+    const match = t.app.get(MatchStep);
+    await Promise.all(jobs.map((job) => match.run(job)));
+    const buyerId = (await repo.find(ctx, ids[0]))!.buyer_id;
+    const location = async () =>
+      (await pool.query<{ page: string }>(`SELECT (ctid::text::point)[0] AS page FROM buyers WHERE id = $1`, [buyerId])).rows[0].page;
+    const before = await location();
+    for (let i = 1; i <= 3; i++) {
+      const [next] = await store(ctx, [visit(people[0], (await repo.find(ctx, ids[0]))!.payload.website!.url, 100 + i)]);
+      const job = { workspaceId: requireWorkspace(ctx), activityId: next };
+      for (const step of [ResolveStep, EnrichStep, EvaluateStep, MatchStep]) await t.app.get(step).run(job);
+      expect((await repo.find(ctx, next))!.buyer_id).toBe(buyerId);
+      expect(await location()).toBe(before);
+    }
+  });
+
   it('fail only the job whose activity cannot be matched; the others are matched', async () => {
     const { ctx, ids, jobs } = await atMatch((page) => [1, 2, 3, 4].map((i) => visit(`p${i}-${unique()}@acme.com`, page, i)));
     // A row no step could have written: Match cannot read a company from it.

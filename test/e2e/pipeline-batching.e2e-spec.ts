@@ -142,6 +142,23 @@ describe('stage moves made side by side', () => {
 });
 
 
+describe('pipeline steps', () => {
+  it('change no column an activity index covers or filters on, so their updates can stay on the row’s page', async () => {
+    // What Resolve, Enrich and Evaluate write; only the final move (status) may touch an index.
+    const written = ['stage', 'updated_at', 'person_key', 'identity', 'contact_info', 'company_info', 'evaluation'];
+    const { rows } = await pool.query<{ def: string }>(
+      `SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indrelid = 'activities'::regclass`,
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    for (const { def } of rows) {
+      const columns: string[] = def.slice(def.indexOf(' USING ')).match(/[a-z_]+/g) ?? [];
+      expect({ def, covered: written.filter((column) => columns.includes(column)) }).toEqual({ def, covered: [] });
+    }
+    const { rows: [table] } = await pool.query<{ options: string[] }>(`SELECT reloptions AS options FROM pg_class WHERE oid = 'activities'::regclass`);
+    expect(table.options).toContain('fillfactor=50');
+  });
+});
+
 describe('ids in any spelling', () => {
   it('find and move the activity whatever zeros lead its id, and nothing for an id no row can have', async () => {
     const a = await workspaceWith(1);

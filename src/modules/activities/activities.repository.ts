@@ -259,7 +259,9 @@ export class ActivitiesRepository {
 
   /**
    * System-wide scan (no workspace): activities not finished and untouched for `olderThanMs`,
-   * whose job may never have reached Redis. Returns ids and workspaces only.
+   * whose job may never have reached Redis. Returns ids and workspaces only. Served by the partial
+   * index on `created_at` of queued activities (an activity created within the window cannot have
+   * been untouched for all of it), which no step's update touches.
    */
   async unfinishedAcrossWorkspaces(
     olderThanMs: number,
@@ -267,8 +269,9 @@ export class ActivitiesRepository {
   ): Promise<Array<{ id: string; workspace_id: string; stage: PipelineStage; updated_at: Date }>> {
     return this.dataSource.query(
       `SELECT id, workspace_id, stage, updated_at FROM activities
-        WHERE stage <> 'done' AND updated_at < now() - ($1 || ' milliseconds')::interval
-        ORDER BY updated_at LIMIT $2`,
+        WHERE status = 'queued' AND created_at < now() - ($1 || ' milliseconds')::interval
+          AND updated_at < now() - ($1 || ' milliseconds')::interval
+        ORDER BY created_at LIMIT $2`,
       [olderThanMs, limit],
     );
   }

@@ -70,6 +70,9 @@ async function machine(databaseUrl: string) {
   await client.connect();
   try {
     const postgres = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0].server_version;
+    // Without autovacuum, dead row versions pile up for the whole run and every figure suffers.
+    const autovacuum = (await client.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0].autovacuum === 'on';
+    if (!autovacuum) console.error('warning: PostgreSQL runs with autovacuum off; production runs it on');
     return {
       cpus: cpus().length,
       cpu_model: cpus()[0]?.model ?? 'unknown',
@@ -77,6 +80,7 @@ async function machine(databaseUrl: string) {
       os: `${type()} ${release()}`,
       node: process.version,
       postgres,
+      autovacuum,
     };
   } finally {
     await client.end();

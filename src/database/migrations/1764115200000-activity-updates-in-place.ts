@@ -10,12 +10,16 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   (status leaves 'queued' exactly when stage becomes 'done').
  * - New pages of the table are filled to half, leaving the rest for the versions the next steps
  *   write. Existing pages keep their layout until rewritten.
+ *
+ * The index is built inside the migration's transaction, so intake waits while it is built (one
+ * pass over the table). On a large table, build it first with
+ * `CREATE INDEX CONCURRENTLY activities_queued …` as below: this migration then keeps it.
  */
 export class ActivityUpdatesInPlace1764115200000 implements MigrationInterface {
   name = 'ActivityUpdatesInPlace1764115200000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`CREATE INDEX activities_queued ON activities (created_at) WHERE status = 'queued'`);
+    await queryRunner.query(`CREATE INDEX IF NOT EXISTS activities_queued ON activities (created_at) WHERE status = 'queued'`);
     await queryRunner.query(`DROP INDEX activities_unfinished`);
     await queryRunner.query(`ALTER TABLE activities SET (fillfactor = 50)`);
   }

@@ -6,6 +6,7 @@ import { configureApp } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
 import { expectError } from '../support/assertions';
 import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
+import { RateLimiter } from '../../src/shared/interface/http/rate-limiter';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const LIMIT = 5;
@@ -61,6 +62,34 @@ describe('per-workspace rate limit', () => {
     const res = await t.http.get('/v1/kb/icps').set('Authorization', quiet.auth);
     expect(res.status).toBe(200);
     expect(res.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
+  });
+
+  it('counts requests that arrive together exactly, with one call to Redis for them', async () => {
+    const limiter = t.app.get(RateLimiter);
+    const storage = t.app.get<{ redis: Redis }>(getStorageToken());
+    const sent = jest.spyOn(storage.redis, 'sendCommand');
+    try {
+      const subject = `ws:together-${Date.now()}`;
+      const states = await Promise.all(Array.from({ length: 8 }, () => limiter.hit(subject)));
+      expect(sent.mock.calls.map(([command]) => command.name)).toEqual(['evalsha']);
+      expect(states.map((state) => [state!.remaining, state!.blocked])).toEqual([
+        [4, false], [3, false], [2, false], [1, false], [0, false], [0, true], [0, true], [0, true],
+      ]);
+      expect(states.every((state) => state!.limit === LIMIT && state!.reset > 0)).toBe(true);
+      const after = await limiter.hit(subject);
+      expect([after!.blocked, after!.retryAfter > 0]).toEqual([true, true]);
+    } finally {
+      sent.mockRestore();
+    }
+  });
+
+  it('answers parallel HTTP requests within the budget, and no more', async () => {
+    const ws = await t.newWorkspace();
+    const responses = await Promise.all(Array.from({ length: 8 }, () => t.http.get('/v1/kb/icps').set('Authorization', ws.auth)));
+    const ok = responses.filter((res) => res.status === 200);
+    expect(ok).toHaveLength(LIMIT);
+    expect(ok.map((res) => res.headers['x-ratelimit-remaining']).sort()).toEqual(['0', '1', '2', '3', '4']);
+    for (const res of responses.filter((r) => r.status !== 200)) expectError(res, 429, 'rate_limit_exceeded');
   });
 
   it('is shared by every API instance (the counters live in Redis)', async () => {

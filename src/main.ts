@@ -2,9 +2,12 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp, drainOnSignals } from './app.factory';
 import { ConfigError, loadConfig } from './config/config';
+import { limitHeapGrowth } from './config/heap';
 import { prepareDatabase } from './database/bootstrap';
 
 async function main(): Promise<void> {
+  // Before the first full collection sizes the heap (see heap.ts).
+  limitHeapGrowth();
   const config = loadConfig();
   const logger = new Logger('Main');
   const ran = await prepareDatabase(config.databaseUrl);

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -34,11 +35,26 @@ describe('readiness when Redis goes away', () => {
   afterAll(() => close());
 
   it('stays ready (the API keeps serving) and says that Redis is down and rate limiting off', async () => {
-    const ws = await t.newWorkspace();
-    await redis.stop();
-    await t.http.get('/v1/kb/icps').set('Authorization', ws.auth).expect(200);
-    const ready = await t.http.get('/health/ready');
-    expect(ready.status).toBe(200);
-    expect(ready.body.redis).toEqual({ status: 'down', rate_limit: 'off (failing open)' });
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      const ws = await t.newWorkspace();
+      await redis.stop();
+      await t.http.get('/v1/kb/icps').set('Authorization', ws.auth).expect(200);
+      const ready = await t.http.get('/health/ready');
+      expect(ready.status).toBe(200);
+      expect(ready.body.redis).toEqual({ status: 'down', rate_limit: 'off (failing open)' });
+
+      // The log says so, once for all four queues although each one's connection keeps failing,
+      // and nothing goes to stderr outside the structured log.
+      const queueWarnings = () => warn.mock.calls.filter(([message]) => String(message).startsWith('Redis for the pipeline queues: '));
+      for (let i = 0; i < 100 && queueWarnings().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(queueWarnings()).toHaveLength(1);
+      expect(consoleError).not.toHaveBeenCalled();
+    } finally {
+      consoleError.mockRestore();
+      warn.mockRestore();
+    }
   });
 });

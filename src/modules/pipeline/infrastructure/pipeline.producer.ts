@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
+import { warnAtMostEvery } from '../../../shared/infrastructure/redis';
 import { PIPELINE_JOB_OPTIONS, PipelineJob, pipelineJobId, PipelineQueue } from './queues';
 
 /** Puts activities on a pipeline queue, with deterministic job ids. */
@@ -15,6 +16,9 @@ export class PipelineProducer {
     @InjectQueue('match') match: Queue,
   ) {
     this.queues = { resolve, enrich, evaluate, match };
+    // While Redis is away every queue's connection fails again and again; one warning now and then.
+    const warn = warnAtMostEvery(new Logger('PipelineQueues'), 'Redis for the pipeline queues');
+    for (const queue of Object.values(this.queues)) queue.on('error', warn);
   }
 
   queue(name: PipelineQueue): Queue {

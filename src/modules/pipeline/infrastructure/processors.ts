@@ -1,5 +1,5 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, Optional, Type } from '@nestjs/common';
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Inject, Logger, Optional, Type } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
 import { EnrichStep } from '../application/enrich.step';
 import { EvaluateStep } from '../application/evaluate.step';
@@ -7,6 +7,7 @@ import { MatchStep } from '../application/match.step';
 import { PipelineStep } from '../application/pipeline-step';
 import { ResolveStep } from '../application/resolve.step';
 import { MetricsService } from '../../metrics/metrics.service';
+import { warnAtMostEvery } from '../../../shared/infrastructure/redis';
 import { PipelineProducer } from './pipeline.producer';
 import { isPipelineJob, PIPELINE_WORKER_OPTIONS, PipelineQueue } from './queues';
 
@@ -28,6 +29,13 @@ function PipelineProcessor(queue: PipelineQueue, step: Type<PipelineStep>): Type
       @Optional() private readonly metrics?: MetricsService,
     ) {
       super();
+    }
+
+    private readonly warnOfError = warnAtMostEvery(new Logger(`${queue}Worker`), `The ${queue} worker`);
+
+    @OnWorkerEvent('error')
+    onWorkerError(error: Error): void {
+      this.warnOfError(error);
     }
 
     async process(job: Job): Promise<void> {

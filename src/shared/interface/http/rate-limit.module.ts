@@ -1,6 +1,7 @@
 import { Global, Logger, Module } from '@nestjs/common';
 import { seconds, ThrottlerModule } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from '../../../config/config';
+import { warnAtMostEvery } from '../../infrastructure/redis';
 import { RATE_LIMIT_THROTTLER, RateLimiter } from './rate-limiter';
 import { RedisThrottlerStorage } from './redis-throttler-storage';
 
@@ -25,13 +26,7 @@ const logger = new Logger('RateLimitStore');
           connectTimeout: 2_000,
           retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
         });
-        let lastError = 0;
-        storage.redis.on('error', (error: Error) => {
-          if (Date.now() - lastError > 10_000) {
-            lastError = Date.now();
-            logger.warn(`Redis for rate limits: ${error.message}`);
-          }
-        });
+        storage.redis.on('error', warnAtMostEvery(logger, 'Redis for rate limits'));
         return {
           throttlers: [{ name: RATE_LIMIT_THROTTLER, ttl: seconds(config.rateLimit.ttlSeconds), limit: config.rateLimit.limit }],
           storage,

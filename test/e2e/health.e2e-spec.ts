@@ -58,3 +58,30 @@ describe('readiness when Redis goes away', () => {
     }
   });
 });
+
+describe('pipeline workers when Redis goes away', () => {
+  let redis: RedisServer;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ redis, close } = await startAppWithPrivateRedis({ RUN_WORKERS: 'true' }));
+  });
+  afterAll(() => close());
+
+  it('warn in the structured log, once per worker, and never on stderr', async () => {
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      await redis.stop();
+      const workerWarnings = () => warn.mock.calls.map(([message]) => String(message)).filter((message) => / worker: /.test(message));
+      for (let i = 0; i < 100 && workerWarnings().length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const byWorker = workerWarnings().map((message) => message.split(':', 1)[0]).sort();
+      expect(byWorker).toEqual(['The enrich worker', 'The evaluate worker', 'The match worker', 'The resolve worker']);
+      expect(consoleError).not.toHaveBeenCalled();
+    } finally {
+      consoleError.mockRestore();
+      warn.mockRestore();
+    }
+  });
+});

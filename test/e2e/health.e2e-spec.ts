@@ -2,6 +2,32 @@ import { Logger } from '@nestjs/common';
 import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
 import { startTestApp, TestApp } from '../support/test-app';
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `body` with the structured log's warnings recorded and stderr watched: `matching` lists
+ * the warnings that pass a filter, after waiting (up to 5 s) for `expected` of them and then 1.5 s
+ * more, in which a client that keeps failing would warn again if nothing held it back.
+ */
+async function watchingLogs(body: (logs: { matching(filter: RegExp, expected: number): Promise<string[]>; stderr: jest.SpyInstance }) => Promise<void>) {
+  const stderr = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  const warn = jest.spyOn(Logger.prototype, 'warn');
+  const warnings = (filter: RegExp) => warn.mock.calls.map(([message]) => String(message)).filter((message) => filter.test(message));
+  try {
+    await body({
+      stderr,
+      async matching(filter, expected) {
+        for (let i = 0; i < 100 && warnings(filter).length < expected; i++) await sleep(50);
+        await sleep(1_500);
+        return warnings(filter);
+      },
+    });
+  } finally {
+    stderr.mockRestore();
+    warn.mockRestore();
+  }
+}
+
 describe('health', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -35,9 +61,7 @@ describe('readiness when Redis goes away', () => {
   afterAll(() => close());
 
   it('stays ready (the API keeps serving) and says that Redis is down and rate limiting off', async () => {
-    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    const warn = jest.spyOn(Logger.prototype, 'warn');
-    try {
+    await watchingLogs(async (logs) => {
       const ws = await t.newWorkspace();
       await redis.stop();
       await t.http.get('/v1/kb/icps').set('Authorization', ws.auth).expect(200);
@@ -47,15 +71,9 @@ describe('readiness when Redis goes away', () => {
 
       // The log says so, once for all four queues although each one's connection keeps failing,
       // and nothing goes to stderr outside the structured log.
-      const queueWarnings = () => warn.mock.calls.filter(([message]) => String(message).startsWith('Redis for the pipeline queues: '));
-      for (let i = 0; i < 100 && queueWarnings().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      expect(queueWarnings()).toHaveLength(1);
-      expect(consoleError).not.toHaveBeenCalled();
-    } finally {
-      consoleError.mockRestore();
-      warn.mockRestore();
-    }
+      expect(await logs.matching(/^Redis for the pipeline queues: /, 1)).toHaveLength(1);
+      expect(logs.stderr).not.toHaveBeenCalled();
+    });
   });
 });
 
@@ -69,19 +87,11 @@ describe('pipeline workers when Redis goes away', () => {
   afterAll(() => close());
 
   it('warn in the structured log, once per worker, and never on stderr', async () => {
-    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    const warn = jest.spyOn(Logger.prototype, 'warn');
-    try {
+    await watchingLogs(async (logs) => {
       await redis.stop();
-      const workerWarnings = () => warn.mock.calls.map(([message]) => String(message)).filter((message) => / worker: /.test(message));
-      for (let i = 0; i < 100 && workerWarnings().length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      const byWorker = workerWarnings().map((message) => message.split(':', 1)[0]).sort();
+      const byWorker = (await logs.matching(/ worker: /, 4)).map((message) => message.split(':', 1)[0]).sort();
       expect(byWorker).toEqual(['The enrich worker', 'The evaluate worker', 'The match worker', 'The resolve worker']);
-      expect(consoleError).not.toHaveBeenCalled();
-    } finally {
-      consoleError.mockRestore();
-      warn.mockRestore();
-    }
+      expect(logs.stderr).not.toHaveBeenCalled();
+    });
   });
 });

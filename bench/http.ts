@@ -58,7 +58,14 @@ export interface ScenarioResult {
   ratio: number;
   /** API ÷ baseline CPU time per request (how many times the baseline's work the API spends). */
   cpu_ratio: number | null;
+  /**
+   * The highest API ÷ baseline ratio the API's stack allows for this answer (see stackCeiling in
+   * report.ts); set once the stack's floor has been measured.
+   */
+  stack_ceiling?: number | null;
 }
+
+const HEALTH_LIVE: Scenario = { key: 'health_live', title: 'health/live', list: false, path: '/health/live' };
 
 export function scenarios(fixtures: Fixtures): Scenario[] {
   const limit = `limit=${PAGE_SIZE}`;
@@ -81,8 +88,13 @@ export function scenarios(fixtures: Fixtures): Scenario[] {
     { key: 'buyer_by_id', title: 'buyer by id', list: false, path: `/v1/buyers/${fixtures.busyBuyerId}` },
     { key: 'kb_icps_list', title: 'kb icps list', list: true, path: '/v1/kb/icps' },
     { key: 'kb_topic_write', title: 'kb topic POST+DELETE', list: false },
-    { key: 'health_live', title: 'health/live', list: false, path: '/health/live' },
+    HEALTH_LIVE,
   ];
+}
+
+/** `GET /health/live` under the scenarios' load: how the stack's floor is measured. */
+export function measureLive(service: Service, options: LoadOptions): Promise<LoadResult> {
+  return measure(service, HEALTH_LIVE, options);
 }
 
 /* ---- correctness ---- */

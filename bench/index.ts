@@ -7,6 +7,7 @@
  *   BENCH_SIGNALS [1000000]  BENCH_BUYERS [100000]   per workspace; two workspaces, the first is measured
  *   BENCH_DURATION [15]  BENCH_WARMUP [3]   seconds per scenario and server, at 20 connections
  *   BENCH_PROFILE=1   CPU profile of the API (bench/results/profiles)
+ *   BENCH_SKIP_FLOOR=1   the stack's floor (an empty route on each layer of the stack)
  *   BENCH_SKIP_PIPELINE=1   BENCH_ACTIVITIES [100000]   the pipeline benchmark
  *   REDIS_URL [redis://127.0.0.1:6379]
  */
@@ -18,11 +19,12 @@ import { Client } from 'pg';
 import { ID_PREFIXES, parseId } from '../src/shared/domain/ids';
 import { Fixtures, loadFixtures } from './fixtures';
 import { clearRedisPrefix } from './redis';
-import { BodyMismatch, checkSameAnswers, ensureIcps, LoadOptions, runScenarios, scenarios } from './http';
+import { BodyMismatch, checkSameAnswers, ensureIcps, LoadOptions, measureLive, runScenarios, ScenarioResult, scenarios } from './http';
 import type { PipelineBenchResult } from './pipeline';
 import { freePort, killChildrenOnExit, RssSampler, Service, startNode, stop, waitUntilServing } from './processes';
 import { formatProfileSummary, ProfileSummary, summariseProfile } from './profile-summary';
-import { evaluateTargets, HttpSummary, printReport, summariseHttp, writeResults } from './report';
+import { evaluateTargets, FloorEntry, HttpSummary, printReport, summariseHttp, writeResults } from './report';
+import { FLOOR_STACKS } from './stack-floor';
 import { BenchWorkspace, createKey, CreatedKey, ensureSeeded } from './seed';
 
 interface Params {
@@ -32,6 +34,7 @@ interface Params {
   load: Omit<LoadOptions, 'headers'>;
   reseed: boolean;
   profile: boolean;
+  skipFloor: boolean;
   skipPipeline: boolean;
   activities: number;
 }
@@ -60,6 +63,7 @@ function readParams(env: NodeJS.ProcessEnv): Params {
     },
     reseed: env.BENCH_RESEED === '1',
     profile: env.BENCH_PROFILE === '1',
+    skipFloor: env.BENCH_SKIP_FLOOR === '1',
     skipPipeline: env.BENCH_SKIP_PIPELINE === '1',
     activities: wholeNumber(env, 'BENCH_ACTIVITIES', 100_000),
   };
@@ -140,7 +144,8 @@ async function runHttp(params: Params, workspace: BenchWorkspace, key: CreatedKe
   if (params.profile) mkdirSync(PROFILE_DIR, { recursive: true });
   const api = startApi(params, await freePort(), queuePrefix);
   const baseline = startBaseline(params, await freePort(), workspace, key);
-  let summary: HttpSummary;
+  let results: ScenarioResult[];
+  let maxRss: number;
   try {
     await Promise.all([waitUntilServing(api, '/health/ready'), waitUntilServing(baseline, '/health/live')]);
     await ensureIcps(api, headers);
@@ -148,16 +153,43 @@ async function runHttp(params: Params, workspace: BenchWorkspace, key: CreatedKe
     console.error('correctness check: the same answer from both servers');
     await checkSameAnswers(api, baseline, list, fixtures, headers);
     const rss = new RssSampler(api.child.pid!);
-    const results = await runScenarios(api, baseline, list, { ...params.load, headers }, rss);
-    summary = summariseHttp(results, params.load.connections, rss.overallMax);
+    results = await runScenarios(api, baseline, list, { ...params.load, headers }, rss);
+    maxRss = rss.overallMax;
   } finally {
     const [apiExit] = await Promise.all([stop(api), stop(baseline)]);
     if (apiExit !== 0) console.error(`the API exited with code ${apiExit} after SIGTERM`);
     await clearRedisPrefix(params.redisUrl, queuePrefix);
   }
+  // After the API and the baseline have stopped, so that nothing else runs beside each stack.
+  const floor = params.skipFloor ? null : await runStackFloor({ ...params.load, headers });
+  const summary: HttpSummary = summariseHttp(results, params.load.connections, maxRss, floor);
   const profilePath = params.profile ? newestProfile(started) : null;
   if (params.profile && !profilePath) console.error(`no .cpuprofile was written to ${PROFILE_DIR}`);
   return { summary, profile: profilePath ? { path: profilePath, summary: summariseProfile(profilePath) } : null };
+}
+
+/** An empty `GET /health/live` on each layer of the API's stack in turn (bench/stack-floor.ts). */
+async function runStackFloor(load: LoadOptions): Promise<FloorEntry[]> {
+  const entries: FloorEntry[] = [];
+  for (const stack of FLOOR_STACKS) {
+    const port = await freePort();
+    const service = startNode(`floor ${stack}`, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'stack-floor.ts')], {
+      ...process.env,
+      NODE_ENV: 'production',
+      FLOOR_STACK: stack,
+      PORT: String(port),
+    }, port);
+    try {
+      await waitUntilServing(service, '/health/live');
+      console.error(`stack floor: ${stack}`);
+      const result = await measureLive(service, load);
+      console.error(`  ${result.requests_per_second} req/s, ${result.cpu_us_per_request} µs CPU/request`);
+      entries.push({ stack, result });
+    } finally {
+      await stop(service);
+    }
+  }
+  return entries;
 }
 
 async function runPipeline(params: Params): Promise<PipelineBenchResult | null> {

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { ApiExpressAdapter } from './shared/interface/http/api-express.adapter';
 import { newRequestId } from './shared/interface/http/request-id';
 import { AppConfig } from './config/config';
 import { AppLogger } from './config/logging.module';
@@ -92,9 +93,12 @@ export function drainOnSignals(app: INestApplication, logger: { log(message: str
   process.once('SIGINT', (signal) => void stop(signal));
 }
 
-/** The API application; the body parser is ours (see RequestPipelineMiddleware), so Nest's is off. */
+/**
+ * The API application; the body parser is ours (see RequestPipelineMiddleware), so Nest's is off,
+ * and so is Express's way of writing JSON answers (see ApiExpressAdapter).
+ */
 export async function createApp(config: AppConfig): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ApiExpressAdapter(), {
     bodyParser: false,
     bufferLogs: true,
   });

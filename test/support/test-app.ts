@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { configureApp } from '../../src/app.factory';
+import { ApiExpressAdapter } from '../../src/shared/interface/http/api-express.adapter';
 import { AppModule } from '../../src/app.module';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { dropDatabase, prepareDatabase } from '../../src/database/bootstrap';
@@ -72,7 +73,7 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
   if (!new URL(config.databaseUrl).pathname.includes('test')) throw new Error('Refusing a non-test database');
   await prepareDatabase(config.databaseUrl);
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
-  const app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
+  const app = moduleRef.createNestApplication(new ApiExpressAdapter(), { bodyParser: false, logger: false });
   configureApp(app);
   await app.init();
   const workspaces = app.get(WorkspacesService);

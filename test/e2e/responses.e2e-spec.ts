@@ -19,10 +19,11 @@ afterAll(async () => {
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The body as the bytes arrived, decoded once as UTF-8. */
-function raw(res: NodeJS.ReadableStream, done: (error: Error | null, body: string) => void): void {
+function raw(res: unknown, done: (error: Error | null, body: string) => void): void {
+  const stream = res as NodeJS.ReadableStream;
   const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => done(null, Buffer.concat(chunks).toString('utf8')));
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  stream.on('end', () => done(null, Buffer.concat(chunks).toString('utf8')));
 }
 
 function expectJson(res: Response, status: number): unknown {

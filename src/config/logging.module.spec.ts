@@ -1,6 +1,11 @@
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import pino from 'pino';
-import { AppLogger } from './logging.module';
+import { formatId, ID_PREFIXES } from '../shared/domain/ids';
+import type { AppRequest } from '../shared/interface/http/request-context';
+import type { AppConfig } from './config';
+import { AppLogger, createHttpLogger, loggedHeaders } from './logging.module';
 
 /** Lines an AppLogger writes, parsed. */
 function capture(level = 'trace') {
@@ -57,5 +62,87 @@ describe('AppLogger (Nest LoggerService on pino)', () => {
     logger.error('loud', 'X');
     await flush();
     expect(lines.map((line) => line.msg)).toEqual(['loud']);
+  });
+});
+
+describe('loggedHeaders', () => {
+  it('replaces credentials and cookies and keeps the rest as sent', () => {
+    const headers = { host: 'api', authorization: 'Bearer svc_live_x', cookie: 'a=b', 'x-api-key': 'svc_live_y', accept: ['a', 'b'] };
+    expect(loggedHeaders(headers)).toEqual({ host: 'api', authorization: '[redacted]', cookie: '[redacted]', 'x-api-key': '[redacted]', accept: ['a', 'b'] });
+    expect(headers.authorization).toBe('Bearer svc_live_x');
+  });
+});
+
+describe('createHttpLogger', () => {
+  /** One request through the request logger into `handle`; the lines it wrote, parsed. */
+  async function logRequest(
+    handle: (req: IncomingMessage, res: ServerResponse) => void,
+    path: string,
+    headers: Record<string, string>,
+  ): Promise<Array<Record<string, any>>> {
+    const lines: Array<Record<string, any>> = [];
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))));
+    const logger = createHttpLogger({ logLevel: 'info' } as AppConfig, stream);
+    const server = createServer((req, res) => logger(req, res, () => handle(req, res)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers });
+      await response.text();
+      expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-z]{24}$/);
+      for (let i = 0; i < 50 && lines.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      return lines;
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  const authenticated = (status: number) => (req: IncomingMessage, res: ServerResponse) => {
+    (req as AppRequest).state = { requestId: 'req_x', auth: { keyId: '7', workspaceId: '42', scope: 'write' } };
+    res.statusCode = status;
+    res.setHeader('Set-Cookie', 'session=secret');
+    res.end('{}');
+  };
+
+  it('writes one line: request id, method, URL and headers without credentials, status, workspace id', async () => {
+    const lines = await logRequest(authenticated(200), '/v1/kb/icps?limit=5&api_key=svc_live_abc', {
+      authorization: 'Bearer svc_live_secret',
+      cookie: 'a=b',
+      'x-api-key': 'svc_live_other',
+    });
+    expect(lines).toHaveLength(1);
+    const [line] = lines;
+    expect(line).toMatchObject({
+      level: 30,
+      msg: 'request completed',
+      workspace_id: formatId(ID_PREFIXES.workspace, '42'),
+      req: { method: 'GET', url: '/v1/kb/icps?limit=5&api_key=[redacted]' },
+      res: { statusCode: 200 },
+    });
+    expect(line.req.id).toMatch(/^req_[0-9a-z]{24}$/);
+    expect(line.req.headers).toMatchObject({ authorization: '[redacted]', cookie: '[redacted]', 'x-api-key': '[redacted]' });
+    expect(line.res).toEqual({ statusCode: 200 });
+    expect(typeof line.responseTime).toBe('number');
+    expect(JSON.stringify(line)).not.toMatch(/svc_live_|secret/);
+  });
+
+  it('writes a failed request with its error, and its workspace id', async () => {
+    const lines = await logRequest(authenticated(503), '/v1/buyers', { authorization: 'Bearer svc_live_secret' });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ msg: 'request errored', workspace_id: formatId(ID_PREFIXES.workspace, '42'), res: { statusCode: 503 } });
+    expect(lines[0].err.message).toBe('failed with status code 503');
+  });
+
+  it('names no workspace for a request without a key', async () => {
+    const lines = await logRequest((_req, res) => res.writeHead(401).end(), '/v1/buyers', {});
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ res: { statusCode: 401 } });
+    expect(lines[0]).not.toHaveProperty('workspace_id');
+  });
+
+  it('leaves probes out', async () => {
+    const lines = await logRequest((_req, res) => res.end('{}'), '/health/live', {});
+    expect(lines).toEqual([]);
   });
 });

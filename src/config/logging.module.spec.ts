@@ -67,8 +67,8 @@ describe('AppLogger (Nest LoggerService on pino)', () => {
 
 describe('loggedHeaders', () => {
   it('replaces credentials and cookies and keeps the rest as sent', () => {
-    const headers = { host: 'api', authorization: 'Bearer svc_live_x', cookie: 'a=b', 'x-api-key': 'svc_live_y', accept: ['a', 'b'] };
-    expect(loggedHeaders(headers)).toEqual({ host: 'api', authorization: '[redacted]', cookie: '[redacted]', 'x-api-key': '[redacted]', accept: ['a', 'b'] });
+    const headers = { host: 'api', authorization: 'Bearer svc_live_x', cookie: 'a=b', 'x-api-key': 'svc_live_y', 'x-forwarded-for': ['a', 'b'] };
+    expect(loggedHeaders(headers)).toEqual({ host: 'api', authorization: '[redacted]', cookie: '[redacted]', 'x-api-key': '[redacted]', 'x-forwarded-for': ['a', 'b'] });
     expect(headers.authorization).toBe('Bearer svc_live_x');
   });
 });

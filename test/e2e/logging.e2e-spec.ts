@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { configureApp } from '../../src/app.factory';
+import { ApiExpressAdapter } from '../../src/shared/interface/http/api-express.adapter';
 import { AppModule } from '../../src/app.module';
 import { AppConfig } from '../../src/config/config';
 import { redactUrl } from '../../src/config/logging.module';
@@ -25,7 +26,7 @@ describe('request logs', () => {
     const stream = new PassThrough();
     stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, stream)] }).compile();
-    app = configureApp(moduleRef.createNestApplication({ bodyParser: false, logger: false }));
+    app = configureApp(moduleRef.createNestApplication(new ApiExpressAdapter(), { bodyParser: false, logger: false }));
     await app.init();
     http = request(app.getHttpServer());
   });

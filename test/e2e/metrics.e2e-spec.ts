@@ -3,6 +3,7 @@ import { Test } from '@nestjs/testing';
 import { PassThrough } from 'node:stream';
 import request from 'supertest';
 import { configureApp } from '../../src/app.factory';
+import { ApiExpressAdapter } from '../../src/shared/interface/http/api-express.adapter';
 import { AppModule } from '../../src/app.module';
 import { AppConfig } from '../../src/config/config';
 import { dropDatabase, prepareDatabase } from '../../src/database/bootstrap';
@@ -64,7 +65,7 @@ describe('metrics scrapes in the request log', () => {
     const stream = new PassThrough();
     stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, stream)] }).compile();
-    app = configureApp(moduleRef.createNestApplication({ bodyParser: false, logger: false }));
+    app = configureApp(moduleRef.createNestApplication(new ApiExpressAdapter(), { bodyParser: false, logger: false }));
     await app.init();
   });
   afterAll(async () => {

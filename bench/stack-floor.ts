@@ -5,7 +5,8 @@
  *
  *   node-http                bare `node:http`, as the baseline
  *   express                  Express 5 as the API configures it (no ETag, no X-Powered-By)
- *   nest                     NestJS on Express, one controller, nothing global
+ *   nest                     NestJS on Express as the API runs it (its Express adapter), one
+ *                            controller, nothing global
  *   nest-guard-interceptor   the same with one global guard and one global interceptor that do
  *                            nothing (the API has one of each on every route)
  *
@@ -18,6 +19,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import { createServer } from 'node:http';
 import type { Observable } from 'rxjs';
+import { ApiExpressAdapter } from '../src/shared/interface/http/api-express.adapter';
 
 export const FLOOR_STACKS = ['node-http', 'express', 'nest', 'nest-guard-interceptor'] as const;
 export type FloorStack = (typeof FLOOR_STACKS)[number];
@@ -75,7 +77,10 @@ async function listen(stack: FloorStack, port: number): Promise<void> {
     case 'nest-guard-interceptor': {
       const global: Provider[] =
         stack === 'nest' ? [] : [{ provide: APP_GUARD, useClass: PassGuard }, { provide: APP_INTERCEPTOR, useClass: PassInterceptor }];
-      const app = await NestFactory.create<NestExpressApplication>(nestModule(global), { logger: false, bodyParser: false });
+      const app = await NestFactory.create<NestExpressApplication>(nestModule(global), new ApiExpressAdapter(), {
+        logger: false,
+        bodyParser: false,
+      });
       app.disable('x-powered-by');
       app.set('etag', false);
       await app.listen(port, '127.0.0.1');

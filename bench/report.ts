@@ -3,10 +3,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadResult, ScenarioResult } from './http';
 import type { PipelineBenchResult } from './pipeline';
+import type { FloorStack } from './stack-floor';
 
 /** One layer of the stack answering an empty `GET /health/live` (bench/stack-floor.ts). */
 export interface FloorEntry {
-  stack: string;
+  stack: FloorStack;
   result: LoadResult;
 }
 
@@ -65,7 +66,7 @@ export function stackCeiling(baselineUs: number | null, overheadUs: number | nul
 
 /** The floor's overhead: the guarded, intercepted Nest route's CPU per request less bare node:http's. */
 export function floorOverhead(stacks: FloorEntry[]): number | null {
-  const cpu = (name: string) => stacks.find((s) => s.stack === name)?.result.cpu_us_per_request ?? null;
+  const cpu = (name: FloorStack) => stacks.find((s) => s.stack === name)?.result.cpu_us_per_request ?? null;
   const [bare, full] = [cpu('node-http'), cpu('nest-guard-interceptor')];
   return bare === null || full === null ? null : full - bare;
 }

@@ -3,14 +3,12 @@ import { Test } from '@nestjs/testing';
 import { PassThrough } from 'node:stream';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { configureApp } from '../../src/app.factory';
-import { ApiExpressAdapter } from '../../src/shared/interface/http/api-express.adapter';
 import { AppModule } from '../../src/app.module';
 import { AppConfig } from '../../src/config/config';
 import { redactUrl } from '../../src/config/logging.module';
 import { WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
 import { dropDatabase, prepareDatabase } from '../../src/database/bootstrap';
-import { deleteQueueKeys, testConfig } from '../support/test-app';
+import { apiApplication, deleteQueueKeys, testConfig } from '../support/test-app';
 
 // The structured logger is process-wide, so this file builds its only app itself, logging to a
 // stream it reads.
@@ -26,7 +24,7 @@ describe('request logs', () => {
     const stream = new PassThrough();
     stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, stream)] }).compile();
-    app = configureApp(moduleRef.createNestApplication(new ApiExpressAdapter(), { bodyParser: false, logger: false }));
+    app = apiApplication(moduleRef);
     await app.init();
     http = request(app.getHttpServer());
   });

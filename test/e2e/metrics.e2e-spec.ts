@@ -2,8 +2,6 @@ import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { PassThrough } from 'node:stream';
 import request from 'supertest';
-import { configureApp } from '../../src/app.factory';
-import { ApiExpressAdapter } from '../../src/shared/interface/http/api-express.adapter';
 import { AppModule } from '../../src/app.module';
 import { AppConfig } from '../../src/config/config';
 import { dropDatabase, prepareDatabase } from '../../src/database/bootstrap';
@@ -11,7 +9,7 @@ import { PipelineProducer } from '../../src/modules/pipeline/infrastructure/pipe
 import { PIPELINE_QUEUES } from '../../src/modules/pipeline/infrastructure/queues';
 import { ingestAndWait, targetPage, uniq, websiteActivity } from '../support/pipeline';
 import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
-import { deleteQueueKeys, startTestApp, testConfig, TestApp } from '../support/test-app';
+import { apiApplication, deleteQueueKeys, startTestApp, testConfig, TestApp } from '../support/test-app';
 
 interface Sample {
   name: string;
@@ -65,7 +63,7 @@ describe('metrics scrapes in the request log', () => {
     const stream = new PassThrough();
     stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, stream)] }).compile();
-    app = configureApp(moduleRef.createNestApplication(new ApiExpressAdapter(), { bodyParser: false, logger: false }));
+    app = apiApplication(moduleRef);
     await app.init();
   });
   afterAll(async () => {

@@ -2,13 +2,11 @@ import { Test } from '@nestjs/testing';
 import { getStorageToken } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import request from 'supertest';
-import { configureApp } from '../../src/app.factory';
-import { ApiExpressAdapter } from '../../src/shared/interface/http/api-express.adapter';
 import { AppModule } from '../../src/app.module';
 import { expectError } from '../support/assertions';
 import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
 import { RateLimiter } from '../../src/shared/interface/http/rate-limiter';
-import { startTestApp, TestApp } from '../support/test-app';
+import { apiApplication, startTestApp, TestApp } from '../support/test-app';
 
 const LIMIT = 5;
 
@@ -95,7 +93,7 @@ describe('per-workspace rate limit', () => {
 
   it('is shared by every API instance (the counters live in Redis)', async () => {
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(t.config)] }).compile();
-    const second = configureApp(moduleRef.createNestApplication(new ApiExpressAdapter(), { bodyParser: false, logger: false }));
+    const second = apiApplication(moduleRef);
     await second.init();
     try {
       const ws = await t.newWorkspace();

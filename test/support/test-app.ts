@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { Test, TestingModule } from '@nestjs/testing';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
@@ -67,14 +67,18 @@ export async function deleteQueueKeys(config: AppConfig): Promise<void> {
   }
 }
 
+/** The API's HTTP application from a compiled module, set up as `createApp` sets up production's. */
+export function apiApplication(moduleRef: TestingModule): INestApplication {
+  return configureApp(moduleRef.createNestApplication(new ApiExpressAdapter(), { bodyParser: false, logger: false }));
+}
+
 /** The real API on its own database: HTTP through supertest, PostgreSQL for real. */
 export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<TestApp> {
   const config = testConfig(overrides);
   if (!new URL(config.databaseUrl).pathname.includes('test')) throw new Error('Refusing a non-test database');
   await prepareDatabase(config.databaseUrl);
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
-  const app = moduleRef.createNestApplication(new ApiExpressAdapter(), { bodyParser: false, logger: false });
-  configureApp(app);
+  const app = apiApplication(moduleRef);
   await app.init();
   const workspaces = app.get(WorkspacesService);
   return {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type Json = Record<string, unknown>;
@@ -81,6 +83,11 @@ describe('OpenAPI document', () => {
         expect({ op: `${method} ${path}`, declared }).toEqual({ op: `${method} ${path}`, declared: templated });
       }
     }
+  });
+
+  it('is the document committed as openapi.json (regenerate it with npm run openapi)', () => {
+    const committed = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8')) as Json;
+    expect(document).toEqual(committed);
   });
 
   it('has no dangling $ref', () => {

@@ -5,6 +5,7 @@
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { Fixtures, PAGE_SIZE } from './fixtures';
+import { GcPerRequest, gcPerRequest, readGcTotals } from './gc';
 import { cpuSeconds, RssSampler, Service } from './processes';
 
 export interface Scenario {
@@ -44,6 +45,8 @@ export interface LoadResult {
   by_status: Record<string, LatencySummary>;
   /** CPU time of the server process per request during the measured run, in microseconds. */
   cpu_us_per_request: number | null;
+  /** Garbage-collection pause of the server process per request during the measured run. */
+  gc_per_request?: GcPerRequest | null;
   max_rss_mb?: number;
 }
 
@@ -274,15 +277,27 @@ function load(service: Service, scenario: Scenario, options: LoadOptions, second
   });
 }
 
+function settleGcMeter(service: Service): Promise<void> {
+  return service.gcFile ? new Promise((resolve) => setTimeout(resolve, 150)) : Promise.resolve();
+}
+
 /** Warm-up (not recorded), then the measured run; RSS is sampled during both. */
 async function measure(service: Service, scenario: Scenario, options: LoadOptions, rss?: RssSampler): Promise<LoadResult> {
   rss?.start();
   try {
     if (options.warmupSeconds > 0) await load(service, scenario, options, options.warmupSeconds);
-    const cpuBefore = cpuSeconds(service.child.pid!);
+    // The GC meter rewrites its file every 100 ms: each reading waits for a record that covers
+    // everything before it, so neither the warm-up nor the run's last collections are misplaced.
+    await settleGcMeter(service);
+    const [cpuBefore, gcBefore] = [cpuSeconds(service.child.pid!), readGcTotals(service.gcFile)];
     const measured = await load(service, scenario, options, options.durationSeconds);
-    const cpuAfter = cpuSeconds(service.child.pid!);
-    const result = { ...measured, cpu_us_per_request: cpuPerRequest(cpuBefore, cpuAfter, measured.requests) };
+    await settleGcMeter(service);
+    const [cpuAfter, gcAfter] = [cpuSeconds(service.child.pid!), readGcTotals(service.gcFile)];
+    const result: LoadResult = {
+      ...measured,
+      cpu_us_per_request: cpuPerRequest(cpuBefore, cpuAfter, measured.requests),
+      gc_per_request: service.gcFile ? gcPerRequest(gcBefore, gcAfter, measured.requests) : undefined,
+    };
     return rss ? { ...result, max_rss_mb: Math.round(rss.stop()) } : result;
   } catch (error) {
     rss?.stop();
@@ -314,7 +329,8 @@ function cpuPerRequest(before: number | null, after: number | null, requests: nu
 
 function describe(name: string, r: LoadResult): string {
   const cpu = r.cpu_us_per_request === null ? '' : `, ${r.cpu_us_per_request} µs CPU/request`;
-  return `${name} ${r.requests_per_second} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, ${r.errors} errors${cpu}`;
+  const gc = r.gc_per_request ? `, ${r.gc_per_request.total_us} µs GC/request` : '';
+  return `${name} ${r.requests_per_second} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, ${r.errors} errors${cpu}${gc}`;
 }
 
 export async function runScenarios(

@@ -105,7 +105,7 @@ function startApi(params: Params, port: number, queuePrefix: string): Service {
     CURSOR_SECRET,
     RATE_LIMIT_LIMIT: '1000000',
     QUEUE_PREFIX: queuePrefix,
-  }, port, { discardStdout: true });
+  }, port, { discardStdout: true, meterGc: true });
 }
 
 function startBaseline(params: Params, port: number, workspace: BenchWorkspace, key: CreatedKey): Service {
@@ -119,7 +119,7 @@ function startBaseline(params: Params, port: number, workspace: BenchWorkspace, 
     CURSOR_SECRET,
     BASELINE_WORKSPACE_ID: workspace.internalId,
     BASELINE_KEY_ID: keyId.value,
-  }, port);
+  }, port, { meterGc: true });
 }
 
 /** The newest .cpuprofile written since `since`. */

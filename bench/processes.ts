@@ -1,12 +1,18 @@
 /** Child processes of the benchmark: start, wait until they answer, sample memory, stop. */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GC_METER } from './gc';
 
 export interface Service {
   name: string;
   child: ChildProcess;
   baseUrl: string;
+  /** Where bench/gc-meter.js keeps the process's GC pause time, when it is metered. */
+  gcFile?: string;
 }
 
 const running = new Set<ChildProcess>();
@@ -35,17 +41,21 @@ export function freePort(): Promise<number> {
 
 /**
  * Starts a Node process; its stdout and stderr go to ours (stderr), so the report on stdout stays
- * clean; `discardStdout` sends its stdout (request logs) to /dev/null instead. A process that
- * exits before it is stopped fails the benchmark.
+ * clean; `discardStdout` sends its stdout (request logs) to /dev/null instead. `meterGc` preloads
+ * bench/gc-meter.js (see gcTotals). A process that exits before it is stopped fails the benchmark.
  */
 export function startNode(
   name: string,
   args: string[],
   env: NodeJS.ProcessEnv,
   port: number,
-  { discardStdout = false }: { discardStdout?: boolean } = {},
+  { discardStdout = false, meterGc = false }: { discardStdout?: boolean; meterGc?: boolean } = {},
 ): Service {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', discardStdout ? 'ignore' : 'pipe', 'pipe'] });
+  const gcFile = meterGc ? join(tmpdir(), `bench-gc-${randomBytes(6).toString('hex')}.json`) : undefined;
+  const child = spawn(process.execPath, gcFile ? ['-r', GC_METER, ...args] : args, {
+    env: gcFile ? { ...env, BENCH_GC_FILE: gcFile } : env,
+    stdio: ['ignore', discardStdout ? 'ignore' : 'pipe', 'pipe'],
+  });
   child.stdout?.pipe(process.stderr, { end: false });
   child.stderr?.pipe(process.stderr, { end: false });
   running.add(child);
@@ -57,7 +67,8 @@ export function startNode(
       process.exitCode = 1;
     }
   });
-  return { name, child, baseUrl: `http://127.0.0.1:${port}` };
+  if (gcFile) child.once('exit', () => rmSync(gcFile, { force: true }));
+  return { name, child, baseUrl: `http://127.0.0.1:${port}`, gcFile };
 }
 
 /** Polls until `path` answers 200, or fails after `timeoutMs`. */

@@ -131,13 +131,14 @@ export function formatTable(header: string[], rows: Array<Array<string | number>
 
 export function httpTable(http: HttpSummary): string {
   return formatTable(
-    ['scenario', 'API req/s', 'p50 ms', 'p99 ms', 'err', 'base req/s', 'p50 ms', 'p99 ms', 'err', 'API÷base', 'CPU µs/req API', 'base', 'API÷base', 'stack ≤'],
+    ['scenario', 'API req/s', 'p50 ms', 'p99 ms', 'err', 'base req/s', 'p50 ms', 'p99 ms', 'err', 'API÷base', 'CPU µs/req API', 'base', 'API÷base', 'GC µs/req API', 'base', 'stack ≤'],
     http.scenarios.map((s) => [
       s.title,
       s.api.requests_per_second, s.api.p50_ms, s.api.p99_ms, s.api.errors,
       s.baseline.requests_per_second, s.baseline.p50_ms, s.baseline.p99_ms, s.baseline.errors,
       s.ratio.toFixed(2),
       s.api.cpu_us_per_request ?? '-', s.baseline.cpu_us_per_request ?? '-', s.cpu_ratio?.toFixed(2) ?? '-',
+      s.api.gc_per_request?.total_us ?? '-', s.baseline.gc_per_request?.total_us ?? '-',
       s.stack_ceiling?.toFixed(2) ?? '-',
     ]),
   );

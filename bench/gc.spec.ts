@@ -1,0 +1,58 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GC_METER, gcPerRequest, readGcTotals } from './gc';
+
+describe('gcPerRequest', () => {
+  it('divides the pause between two readings by the requests, in microseconds', () => {
+    expect(gcPerRequest({ young_ms: 100, other_ms: 10 }, { young_ms: 400, other_ms: 60 }, 5_000)).toEqual({ total_us: 70, young_us: 60 });
+  });
+
+  it('is unknown without both readings or without requests', () => {
+    const reading = { young_ms: 1, other_ms: 1 };
+    expect(gcPerRequest(null, reading, 10)).toBeNull();
+    expect(gcPerRequest(reading, null, 10)).toBeNull();
+    expect(gcPerRequest(reading, reading, 0)).toBeNull();
+  });
+});
+
+describe('the GC meter', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'gc-meter-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('records scavenges and full collections of the process it is preloaded into, apart', () => {
+    const file = join(dir, 'gc.json');
+    // Short-lived garbage for scavenges, then one forced full collection; exits once the meter
+    // has written again (it rewrites every 100 ms; its timer alone does not keep the process up).
+    const script = `
+      let held = [];
+      for (let i = 0; i < 2e6; i++) {
+        held.push({ i });
+        if (held.length === 1000) held = [];
+      }
+      global.gc();
+      setTimeout(() => {}, 350);
+    `;
+    execFileSync(process.execPath, ['--expose-gc', '-r', GC_METER, '-e', script], { env: { ...process.env, BENCH_GC_FILE: file } });
+    const totals = readGcTotals(file);
+    expect(totals?.young_ms).toBeGreaterThan(0);
+    expect(totals?.other_ms).toBeGreaterThan(0);
+  });
+
+  it('writes nothing without BENCH_GC_FILE', () => {
+    const env = { ...process.env };
+    delete env.BENCH_GC_FILE;
+    execFileSync(process.execPath, ['--expose-gc', '-r', GC_METER, '-e', 'global.gc(); setTimeout(() => {}, 250)'], { env, cwd: dir });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('reads nothing from a missing or foreign file', () => {
+    expect(readGcTotals(undefined)).toBeNull();
+    expect(readGcTotals(join(dir, 'absent.json'))).toBeNull();
+    const foreign = join(dir, 'foreign.json');
+    writeFileSync(foreign, '{"young_ms":"a lot"}');
+    expect(readGcTotals(foreign)).toBeNull();
+  });
+});

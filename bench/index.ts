@@ -178,7 +178,7 @@ async function runStackFloor(load: LoadOptions): Promise<FloorEntry[]> {
       NODE_ENV: 'production',
       FLOOR_STACK: stack,
       PORT: String(port),
-    }, port);
+    }, port, { meterGc: true });
     try {
       await waitUntilServing(service, '/health/live');
       console.error(`stack floor: ${stack}`);

@@ -146,8 +146,10 @@ export function httpTable(http: HttpSummary): string {
 
 export function floorTable(floor: StackFloor): string {
   return formatTable(
-    ['stack floor: empty GET /health/live', 'req/s', 'p50 ms', 'p99 ms', 'err', 'CPU µs/req'],
-    floor.stacks.map(({ stack, result: r }) => [stack, r.requests_per_second, r.p50_ms, r.p99_ms, r.errors, r.cpu_us_per_request ?? '-']),
+    ['stack floor: empty GET /health/live', 'req/s', 'p50 ms', 'p99 ms', 'err', 'CPU µs/req', 'GC µs/req'],
+    floor.stacks.map(({ stack, result: r }) => [
+      stack, r.requests_per_second, r.p50_ms, r.p99_ms, r.errors, r.cpu_us_per_request ?? '-', r.gc_per_request?.total_us ?? '-',
+    ]),
   );
 }
 

@@ -74,26 +74,39 @@ describe('loggedHeaders', () => {
 });
 
 describe('createHttpLogger', () => {
-  /** One request through the request logger into `handle`; the lines it wrote, parsed. */
+  /**
+   * One request through the request logger into `handle` (or given up by the client 50 ms after
+   * sending it, with `abandon`); the lines the logger wrote, parsed.
+   */
   async function logRequest(
     handle: (req: IncomingMessage, res: ServerResponse) => void,
     path: string,
     headers: Record<string, string>,
+    { logLevel = 'info', abandon = false } = {},
   ): Promise<Array<Record<string, any>>> {
     const lines: Array<Record<string, any>> = [];
     const stream = new PassThrough();
     stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))));
-    const logger = createHttpLogger({ logLevel: 'info' } as AppConfig, stream);
+    const logger = createHttpLogger({ logLevel } as AppConfig, stream);
     const server = createServer((req, res) => logger(req, res, () => handle(req, res)));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers });
-      await response.text();
-      expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-z]{24}$/);
+      const abort = new AbortController();
+      const response = fetch(`http://127.0.0.1:${port}${path}`, { headers, signal: abort.signal });
+      if (abandon) {
+        // The client gives up before the handler answers.
+        setTimeout(() => abort.abort(), 50);
+        await expect(response).rejects.toThrow();
+      } else {
+        const answer = await response;
+        await answer.text();
+        expect(answer.headers.get('x-request-id')).toMatch(/^req_[0-9a-z]{24}$/);
+      }
       for (let i = 0; i < 50 && lines.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
       return lines;
     } finally {
+      server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
   }
@@ -144,5 +157,17 @@ describe('createHttpLogger', () => {
   it('leaves probes out', async () => {
     const lines = await logRequest((_req, res) => res.end('{}'), '/health/live', {});
     expect(lines).toEqual([]);
+  });
+
+  it('writes nothing below its level, and still gives each request its id', async () => {
+    const lines = await logRequest(authenticated(200), '/v1/buyers', { authorization: 'Bearer svc_live_secret' }, { logLevel: 'warn' });
+    expect(lines).toEqual([]);
+  });
+
+  it('writes a request the client abandoned as aborted', async () => {
+    const lines = await logRequest(() => undefined, '/v1/buyers?limit=5', {}, { abandon: true });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ msg: 'request aborted', req: { method: 'GET', url: '/v1/buyers?limit=5' } });
+    expect(lines[0].req.remoteAddress).toBe('127.0.0.1');
   });
 });

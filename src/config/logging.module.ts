@@ -1,7 +1,6 @@
 import { DynamicModule, Global, Inject, Injectable, LoggerService, Module, NestMiddleware } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { Level, Logger as Pino } from 'pino';
-import pinoHttp, { HttpLogger } from 'pino-http';
 import { formatId, ID_PREFIXES } from '../shared/domain/ids';
 import { AppRequest } from '../shared/interface/http/request-context';
 import { newRequestId } from '../shared/interface/http/request-id';
@@ -16,7 +15,7 @@ export function redactUrl(url: string | undefined): string {
 
 /** The process's one pino logger; every line, the framework's included, goes through it. */
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
-/** pino-http bound to the root logger: one line per finished request. */
+/** The request logger (`createHttpLogger`): one line per finished request. */
 export const HTTP_LOGGER = Symbol('HTTP_LOGGER');
 
 const PROBES = /^\/(health\/|metrics(?:[/?]|$))/;
@@ -45,55 +44,76 @@ function workspaceOf(req: IncomingMessage): string | undefined {
   return auth ? formatId(ID_PREFIXES.workspace, auth.workspaceId) : undefined;
 }
 
+/** The request logger: a middleware, and the root logger its lines are written through. */
+export interface HttpLogger {
+  (req: IncomingMessage, res: ServerResponse, next: () => void): void;
+  readonly logger: Pino;
+}
+
+/** The request as logged: credentials left out of its URL and headers. */
+function loggedRequest(req: LoggedRequest, remoteAddress: string | undefined): Record<string, unknown> {
+  return {
+    id: req.id,
+    method: req.method,
+    url: redactUrl(req.originalUrl ?? req.url),
+    headers: loggedHeaders(req.headers),
+    remoteAddress,
+  };
+}
+
+/** The line of a finished (or abandoned) request. */
+function logFinished(logger: Pino, req: LoggedRequest, res: ServerResponse, remoteAddress: string | undefined, started: number): void {
+  const fields: Record<string, unknown> = {
+    req: loggedRequest(req, remoteAddress),
+    res: { statusCode: res.statusCode },
+    responseTime: Date.now() - started,
+  };
+  const workspace = workspaceOf(req);
+  if (workspace) fields.workspace_id = workspace;
+  if (res.statusCode >= 500) {
+    fields.err = new Error(`failed with status code ${res.statusCode}`);
+    logger.info(fields, 'request errored');
+  } else {
+    logger.info(fields, res.writableFinished ? 'request completed' : 'request aborted');
+  }
+}
+
 /**
  * Structured JSON request logs: one line per request with its request id and workspace id;
  * `Authorization`, `X-Api-Key` and cookies are redacted and so are credentials in URLs. Lines are
  * written to `destination`, or to stdout (readable lines when stdout is a terminal).
  *
- * Lean on purpose, as every request pays for it: the serializers read the request and response
- * themselves (no wrapper objects, no redaction pass: the request's serializer leaves the
- * credentials out), the response is logged by its status alone, and the workspace id is added to
- * the line rather than bound in one more child logger.
+ * The line is pino-http's (`req`, `res`, `responseTime`, `msg` "request completed" or "request
+ * errored" with an `err` for a 5xx), written by a few lines of our own on pino because every
+ * request pays for it: pino-http builds two child loggers per request and serialises the request
+ * when it arrives, so that it is held, serialised, for as long as the request waits on Redis and
+ * PostgreSQL, and adds three listeners to each response. Here a request gets its id, one `close`
+ * listener and nothing else until it has finished; then its line is built and written. The
+ * workspace id is only known then anyway.
  *
- * No per-request async context: apart from pino-http's line, only the exception filter logs
- * about a request, and it names the request id itself.
+ * No per-request async context: apart from this line, only the exception filter logs about a
+ * request, and it names the request id itself.
  */
 export function createHttpLogger(config: AppConfig, destination?: NodeJS.WritableStream): HttpLogger {
   // People reading a terminal get readable lines; pipes and files get JSON.
   const pretty = !destination && process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { singleLine: true } } } : {};
-  const withWorkspace = (req: IncomingMessage, fields: Record<string, unknown>) => {
-    const workspace = workspaceOf(req);
-    if (workspace) fields.workspace_id = workspace;
-    return fields;
-  };
-  return pinoHttp(
-    {
-      level: config.logLevel,
-      ...pretty,
-      genReqId: (_req: IncomingMessage, res: ServerResponse) => {
-        const id = newRequestId();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      wrapSerializers: false,
-      serializers: {
-        req: (req: LoggedRequest) => ({
-          id: req.id,
-          method: req.method,
-          url: redactUrl(req.originalUrl ?? req.url),
-          headers: loggedHeaders(req.headers),
-          remoteAddress: req.socket?.remoteAddress,
-        }),
-        res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
-        err: pino.stdSerializers.err,
-      },
-      customSuccessObject: (req: IncomingMessage, _res: ServerResponse, fields: Record<string, unknown>) => withWorkspace(req, fields),
-      customErrorObject: (req: IncomingMessage, _res: ServerResponse, _error: Error, fields: Record<string, unknown>) =>
-        withWorkspace(req, fields),
-      autoLogging: { ignore: isProbe },
-    },
+  const logger = pino(
+    { level: config.logLevel, ...pretty, serializers: { err: pino.stdSerializers.err } },
     destination as pino.DestinationStream | undefined,
   );
+  const middleware = (req: LoggedRequest, res: ServerResponse, next: () => void): void => {
+    const id = newRequestId();
+    req.id = id;
+    res.setHeader('X-Request-Id', id);
+    if (!isProbe(req) && logger.isLevelEnabled('info')) {
+      const started = Date.now();
+      const remoteAddress = req.socket?.remoteAddress;
+      // `close` follows `finish`, and comes alone when the client went away first.
+      res.once('close', () => logFinished(logger, req, res, remoteAddress, started));
+    }
+    next();
+  };
+  return Object.assign(middleware, { logger });
 }
 
 /**
@@ -146,8 +166,6 @@ export class RequestLogMiddleware implements NestMiddleware {
   constructor(@Inject(HTTP_LOGGER) private readonly http: HttpLogger) {}
 
   use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
-    // Unlogged requests skip pino-http altogether: it would still build their request loggers.
-    if (isProbe(req)) return next();
     this.http(req, res, next);
   }
 }

@@ -7,7 +7,7 @@
  */
 'use strict';
 const { PerformanceObserver, constants } = require('node:perf_hooks');
-const { writeFileSync } = require('node:fs');
+const { renameSync, writeFileSync } = require('node:fs');
 
 const file = process.env.BENCH_GC_FILE;
 if (file) {
@@ -18,7 +18,11 @@ if (file) {
       else totals.other_ms += entry.duration;
     }
   }).observe({ entryTypes: ['gc'] });
-  const write = () => writeFileSync(file, JSON.stringify(totals));
+  // Written aside and renamed into place, so that a reader never finds the file half-written.
+  const write = () => {
+    writeFileSync(`${file}.tmp`, JSON.stringify(totals));
+    renameSync(`${file}.tmp`, file);
+  };
   write();
   setInterval(write, 100).unref();
 }

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +39,31 @@ describe('the GC meter', () => {
     const totals = readGcTotals(file);
     expect(totals?.young_ms).toBeGreaterThan(0);
     expect(totals?.other_ms).toBeGreaterThan(0);
+  });
+
+  it('is never found half-written by a reader', async () => {
+    const file = join(dir, 'gc.json');
+    // Garbage for a second and a half: the meter rewrites its file about fifteen times meanwhile.
+    const script = `
+      const until = Date.now() + 1500;
+      const churn = () => { let held = []; for (let i = 0; i < 2e5; i++) held.push({ i }); if (Date.now() < until) setImmediate(churn); };
+      churn();
+    `;
+    const child = spawn(process.execPath, ['-r', GC_METER, '-e', script], { env: { ...process.env, BENCH_GC_FILE: file }, stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let readings = 0;
+    let unreadable = 0;
+    let running = true;
+    void exited.then(() => (running = false));
+    while (running) {
+      // Reads as fast as the event loop allows, once the meter has written the first time.
+      const totals = readGcTotals(file);
+      if (totals) readings += 1;
+      else if (readings > 0) unreadable += 1;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(readings).toBeGreaterThan(100);
+    expect(unreadable).toBe(0);
   });
 
   it('writes nothing without BENCH_GC_FILE', () => {

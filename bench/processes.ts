@@ -67,7 +67,12 @@ export function startNode(
       process.exitCode = 1;
     }
   });
-  if (gcFile) child.once('exit', () => rmSync(gcFile, { force: true }));
+  if (gcFile) {
+    child.once('exit', () => {
+      rmSync(gcFile, { force: true });
+      rmSync(`${gcFile}.tmp`, { force: true });
+    });
+  }
   return { name, child, baseUrl: `http://127.0.0.1:${port}`, gcFile };
 }
 

@@ -5,7 +5,7 @@
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { Fixtures, PAGE_SIZE } from './fixtures';
-import { GcPerRequest, gcPerRequest, readGcTotals } from './gc';
+import { GcPerRequest, gcPerRequest, GcTotals, readGcTotals } from './gc';
 import { cpuSeconds, RssSampler, Service } from './processes';
 
 export interface Scenario {
@@ -19,7 +19,13 @@ export interface Scenario {
 
 export interface LoadOptions {
   connections: number;
+  /** Measured seconds per scenario and server, in `rounds` equal parts. */
   durationSeconds: number;
+  /**
+   * The two servers are measured in turns (API, baseline, API, …), so that whatever else the
+   * machine does during a scenario falls on both rather than on one.
+   */
+  rounds: number;
   warmupSeconds: number;
   /** Sent to both servers, so the requests are byte for byte the same. */
   headers: Record<string, string>;
@@ -239,11 +245,20 @@ function topicWriteChain(headers: Record<string, string>): autocannon.Request[] 
   ];
 }
 
+/** What one autocannon run saw: the latency of every response by status, and the counts. */
+export interface RawLoad {
+  latencies: Map<number, number[]>;
+  requests: number;
+  duration_s: number;
+  non_2xx: number;
+  socket_errors: number;
+}
+
 /**
  * One autocannon run. Latencies are taken from each response with sub-millisecond precision
  * (autocannon's own histogram keeps whole milliseconds, too coarse for p50s of a few ms).
  */
-function load(service: Service, scenario: Scenario, options: LoadOptions, seconds: number): Promise<LoadResult> {
+function load(service: Service, scenario: Scenario, options: LoadOptions, seconds: number): Promise<RawLoad> {
   return new Promise((resolve, reject) => {
     const byStatus = new Map<number, number[]>();
     const target = scenario.path
@@ -253,19 +268,12 @@ function load(service: Service, scenario: Scenario, options: LoadOptions, second
       { ...target, connections: options.connections, duration: seconds, headers: options.headers },
       (error, result) => {
         if (error) return reject(error);
-        const ok = [...byStatus].filter(([status]) => status >= 200 && status < 300).flatMap(([, times]) => times);
-        const overall = summarise(ok);
         resolve({
-          requests_per_second: Math.round(result.requests.total / result.duration),
-          p50_ms: overall.p50_ms,
-          p99_ms: overall.p99_ms,
-          errors: result.non2xx + result.errors,
-          non_2xx: result.non2xx,
-          socket_errors: result.errors,
+          latencies: byStatus,
           requests: result.requests.total,
           duration_s: result.duration,
-          by_status: Object.fromEntries([...byStatus].map(([status, times]) => [String(status), summarise(times)])),
-          cpu_us_per_request: null,
+          non_2xx: result.non2xx,
+          socket_errors: result.errors,
         });
       },
     );
@@ -281,28 +289,92 @@ function settleGcMeter(service: Service): Promise<void> {
   return service.gcFile ? new Promise((resolve) => setTimeout(resolve, 150)) : Promise.resolve();
 }
 
-/** Warm-up (not recorded), then the measured run; RSS is sampled during both. */
-async function measure(service: Service, scenario: Scenario, options: LoadOptions, rss?: RssSampler): Promise<LoadResult> {
+/** One measured run on one server: what the load saw and what the server spent on it. */
+export interface Round {
+  load: RawLoad;
+  /** CPU seconds of the server process; null when /proc could not be read. */
+  cpu_s: number | null;
+  /** Collections during the run; null when the server's GC meter could not be read, undefined when it has none. */
+  gc?: GcTotals | null;
+  /** Peak RSS during the run, for a sampled server. */
+  max_rss_mb?: number;
+}
+
+function difference(before: GcTotals | null, after: GcTotals | null): GcTotals | null {
+  return before && after ? { young_ms: after.young_ms - before.young_ms, other_ms: after.other_ms - before.other_ms } : null;
+}
+
+async function measureRound(service: Service, scenario: Scenario, options: LoadOptions, seconds: number, rss?: RssSampler): Promise<Round> {
   rss?.start();
   try {
-    if (options.warmupSeconds > 0) await load(service, scenario, options, options.warmupSeconds);
     // The GC meter rewrites its file every 100 ms: each reading waits for a record that covers
-    // everything before it, so neither the warm-up nor the run's last collections are misplaced.
+    // everything before it, so neither what came before nor the run's last collections are misplaced.
     await settleGcMeter(service);
     const [cpuBefore, gcBefore] = [cpuSeconds(service.child.pid!), readGcTotals(service.gcFile)];
-    const measured = await load(service, scenario, options, options.durationSeconds);
+    const measured = await load(service, scenario, options, seconds);
     await settleGcMeter(service);
     const [cpuAfter, gcAfter] = [cpuSeconds(service.child.pid!), readGcTotals(service.gcFile)];
-    const result: LoadResult = {
-      ...measured,
-      cpu_us_per_request: cpuPerRequest(cpuBefore, cpuAfter, measured.requests),
-      gc_per_request: service.gcFile ? gcPerRequest(gcBefore, gcAfter, measured.requests) : undefined,
+    return {
+      load: measured,
+      cpu_s: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+      ...(service.gcFile ? { gc: difference(gcBefore, gcAfter) } : {}),
+      ...(rss ? { max_rss_mb: Math.round(rss.stop()) } : {}),
     };
-    return rss ? { ...result, max_rss_mb: Math.round(rss.stop()) } : result;
   } catch (error) {
     rss?.stop();
     throw error;
   }
+}
+
+/**
+ * One server's rounds of a scenario as one result: requests over the seconds of all rounds,
+ * percentiles over every response, CPU and GC over every request. A figure one round could not
+ * read is unknown for the whole.
+ */
+export function combineRounds(rounds: Round[]): LoadResult {
+  const latencies = new Map<number, number[]>();
+  for (const round of rounds) {
+    for (const [status, times] of round.load.latencies) latencies.set(status, [...(latencies.get(status) ?? []), ...times]);
+  }
+  const sum = (f: (round: Round) => number) => rounds.reduce((total, round) => total + f(round), 0);
+  const requests = sum((r) => r.load.requests);
+  const duration = sum((r) => r.load.duration_s);
+  const ok = summarise([...latencies].filter(([status]) => status >= 200 && status < 300).flatMap(([, times]) => times));
+  const cpu = rounds.every((r) => r.cpu_s !== null) ? sum((r) => r.cpu_s!) : null;
+  const metered = rounds.some((r) => r.gc !== undefined);
+  const gc = rounds.every((r) => r.gc) ? { young_ms: sum((r) => r.gc!.young_ms), other_ms: sum((r) => r.gc!.other_ms) } : null;
+  const rss = rounds.filter((r) => r.max_rss_mb !== undefined).map((r) => r.max_rss_mb!);
+  return {
+    requests_per_second: duration > 0 ? Math.round(requests / duration) : 0,
+    p50_ms: ok.p50_ms,
+    p99_ms: ok.p99_ms,
+    errors: sum((r) => r.load.non_2xx + r.load.socket_errors),
+    non_2xx: sum((r) => r.load.non_2xx),
+    socket_errors: sum((r) => r.load.socket_errors),
+    requests,
+    duration_s: round2(duration),
+    by_status: Object.fromEntries([...latencies].sort(([a], [b]) => a - b).map(([status, times]) => [String(status), summarise(times)])),
+    cpu_us_per_request: cpu === null ? null : cpuPerRequest(0, cpu, requests),
+    ...(metered ? { gc_per_request: gcPerRequest({ young_ms: 0, other_ms: 0 }, gc, requests) } : {}),
+    ...(rss.length > 0 ? { max_rss_mb: Math.max(...rss) } : {}),
+  };
+}
+
+/** The scenario's warm-up on one server, not recorded; RSS is sampled during it. */
+async function warm(service: Service, scenario: Scenario, options: LoadOptions, rss?: RssSampler): Promise<void> {
+  if (options.warmupSeconds <= 0) return;
+  rss?.start();
+  try {
+    await load(service, scenario, options, options.warmupSeconds);
+  } finally {
+    rss?.stop();
+  }
+}
+
+/** Warm-up, then one measured run of the whole duration. */
+async function measure(service: Service, scenario: Scenario, options: LoadOptions): Promise<LoadResult> {
+  await warm(service, scenario, options);
+  return combineRounds([await measureRound(service, scenario, options, options.durationSeconds)]);
 }
 
 /**
@@ -333,6 +405,10 @@ function describe(name: string, r: LoadResult): string {
   return `${name} ${r.requests_per_second} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, ${r.errors} errors${cpu}${gc}`;
 }
 
+/**
+ * Each scenario: its warm-up on each server, then the measured seconds in `rounds` turns, API and
+ * baseline alternately, each server's turns combined into one result.
+ */
 export async function runScenarios(
   api: Service,
   baseline: Service,
@@ -342,11 +418,20 @@ export async function runScenarios(
 ): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
   await warmUp(api, baseline, list, options, apiRss);
+  const seconds = options.durationSeconds / options.rounds;
   for (const scenario of list) {
     console.error(`scenario: ${scenario.title}`);
-    const apiResult = await measure(api, scenario, options, apiRss);
+    await warm(api, scenario, options, apiRss);
+    await warm(baseline, scenario, options);
+    const apiRounds: Round[] = [];
+    const baselineRounds: Round[] = [];
+    for (let i = 0; i < options.rounds; i++) {
+      apiRounds.push(await measureRound(api, scenario, options, seconds, apiRss));
+      baselineRounds.push(await measureRound(baseline, scenario, options, seconds));
+    }
+    const apiResult = combineRounds(apiRounds);
     console.error(`  ${describe('api', apiResult)}`);
-    const baselineResult = await measure(baseline, scenario, options);
+    const baselineResult = combineRounds(baselineRounds);
     console.error(`  ${describe('baseline', baselineResult)}`);
     results.push({
       key: scenario.key,

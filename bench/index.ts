@@ -6,6 +6,7 @@
  *   BENCH_DATABASE_URL [postgres://postgres@127.0.0.1:5432/bi_bench_http]   BENCH_RESEED=1 starts from an empty database
  *   BENCH_SIGNALS [1000000]  BENCH_BUYERS [100000]   per workspace; two workspaces, the first is measured
  *   BENCH_DURATION [15]  BENCH_WARMUP [3]   seconds per scenario and server, at 20 connections
+ *   BENCH_ROUNDS [3]   the measured seconds in this many turns, API and baseline alternately
  *   BENCH_PROFILE=1   CPU profile of the API (bench/results/profiles)
  *   BENCH_SKIP_FLOOR=1   the stack's floor (an empty route on each layer of the stack)
  *   BENCH_SKIP_PIPELINE=1   BENCH_ACTIVITIES [100000]   the pipeline benchmark
@@ -59,6 +60,7 @@ function readParams(env: NodeJS.ProcessEnv): Params {
     load: {
       connections: 20,
       durationSeconds: wholeNumber(env, 'BENCH_DURATION', 15),
+      rounds: Math.max(1, wholeNumber(env, 'BENCH_ROUNDS', 3)),
       warmupSeconds: wholeNumber(env, 'BENCH_WARMUP', 3),
     },
     reseed: env.BENCH_RESEED === '1',
@@ -230,6 +232,7 @@ async function main(): Promise<void> {
         seeded_this_run: seeded,
         connections: params.load.connections,
         duration_s: params.load.durationSeconds,
+        rounds: params.load.rounds,
         warmup_s: params.load.warmupSeconds,
         profiled: params.profile,
         fixtures: {

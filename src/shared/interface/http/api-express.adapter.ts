@@ -1,11 +1,40 @@
-import { StreamableFile } from '@nestjs/common';
+import { NestApplicationOptions, StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Response } from 'express';
+import type { Express, Response } from 'express';
+import { createServer, IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** Makes `target` what `source` is: the same prototype and the same own properties. */
+function takeOver(target: object, source: object): void {
+  Object.setPrototypeOf(target, Object.getPrototypeOf(source));
+  Object.defineProperties(target, Object.getOwnPropertyDescriptors(source));
+}
+
 /**
- * Express as Nest drives it, except that a handler's JSON answer is written directly: serialised
+ * Request and response classes for the HTTP server whose prototypes are the ones Express gives
+ * this application's requests and responses, so that the server creates them as Express wants
+ * them. Express otherwise moves every request and response it receives onto those prototypes
+ * (`Object.setPrototypeOf`), and V8 then keeps each request's and response's whole object graph
+ * — Express's and Nest's per-request closures, headers, listeners — through young-generation
+ * collections until a full collection: under load nearly everything a request allocated was
+ * copied and promoted to the old generation, which then had to be marked and swept. With the
+ * prototypes already in place Express's call changes nothing. `app.request` and `app.response`
+ * are re-pointed at the new prototypes, which carry what the old ones carried.
+ */
+function expressMessageClasses(app: Express): ServerOptions {
+  class ApiIncomingMessage extends IncomingMessage {}
+  class ApiServerResponse extends ServerResponse<ApiIncomingMessage> {}
+  takeOver(ApiIncomingMessage.prototype, app.request);
+  takeOver(ApiServerResponse.prototype, app.response);
+  app.request = ApiIncomingMessage.prototype as Express['request'];
+  app.response = ApiServerResponse.prototype as Express['response'];
+  return { IncomingMessage: ApiIncomingMessage, ServerResponse: ApiServerResponse as unknown as ServerOptions['ServerResponse'] };
+}
+
+/**
+ * Express as Nest drives it, with two differences. Its HTTP server creates requests and
+ * responses on Express's prototypes (see `expressMessageClasses`). And a handler's JSON answer is written directly: serialised
  * once, measured with `Buffer.byteLength` and handed to `end` as a string. Express's `res.json`
  * produces the same bytes and headers, but on the way it looks up four settings, parses and
  * rebuilds the Content-Type it has just set, copies any body over 1,000 characters into a Buffer
@@ -14,6 +43,13 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * whose Content-Type a handler has chosen) goes Express's way as before.
  */
 export class ApiExpressAdapter extends ExpressAdapter {
+  override initHttpServer(options: NestApplicationOptions): void {
+    // HTTPS and forced connection closing stay as Nest sets them up; the API uses neither.
+    if (options?.httpsOptions || options?.forceCloseConnections) return super.initHttpServer(options);
+    const app = this.getInstance<Express>();
+    this.httpServer = createServer(expressMessageClasses(app), app);
+  }
+
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     const status = statusCode ?? response.statusCode;
     if (

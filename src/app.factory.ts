@@ -9,6 +9,7 @@ import { AppConfig } from './config/config';
 import { AppLogger } from './config/logging.module';
 import { AppModule } from './app.module';
 import { setupOpenApi } from './openapi';
+import { installLeanAsyncResourceBind } from './config/async-resource-bind';
 
 /**
  * Requests Node's HTTP parser refuses before Express sees them (a request line or headers over
@@ -39,6 +40,9 @@ function answerUnparsableRequests(server: Server): void {
 
 /** Express settings every instance of the API needs, in production and in tests alike. */
 export function configureApp(app: INestApplication): INestApplication {
+  // Nest binds two functions per interceptor call; on Node 20 each bind costs the request its
+  // young-generation lifetime (see async-resource-bind.ts).
+  installLeanAsyncResourceBind();
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
   // No ETag: it would hash every body (pages run to 100 KB and more) for a header the API does not document.

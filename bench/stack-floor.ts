@@ -4,9 +4,10 @@
  * API does any work of its own:
  *
  *   node-http                bare `node:http`, as the baseline
- *   express                  Express 5 as the API configures it (no ETag, no X-Powered-By)
- *   nest                     NestJS on Express as the API runs it (its Express adapter), one
- *                            controller, nothing global
+ *   express                  Express 5 as the API configures it (no ETag, no X-Powered-By) and
+ *                            serves it (requests made on Express's prototypes)
+ *   nest                     NestJS on Express as the API runs it (its Express adapter, its
+ *                            AsyncResource.bind), one controller, nothing global
  *   nest-guard-interceptor   the same with one global guard and one global interceptor that do
  *                            nothing (the API has one of each on every route)
  *
@@ -19,7 +20,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import { createServer } from 'node:http';
 import type { Observable } from 'rxjs';
-import { ApiExpressAdapter } from '../src/shared/interface/http/api-express.adapter';
+import { installLeanAsyncResourceBind } from '../src/config/async-resource-bind';
+import { ApiExpressAdapter, expressMessageClasses } from '../src/shared/interface/http/api-express.adapter';
 
 export const FLOOR_STACKS = ['node-http', 'express', 'nest', 'nest-guard-interceptor'] as const;
 export type FloorStack = (typeof FLOOR_STACKS)[number];
@@ -70,11 +72,12 @@ async function listen(stack: FloorStack, port: number): Promise<void> {
       app.disable('x-powered-by');
       app.set('etag', false);
       app.get('/health/live', (_req, res) => void res.json(LIVE));
-      app.listen(port, '127.0.0.1');
+      createServer(expressMessageClasses(app), app).listen(port, '127.0.0.1');
       return;
     }
     case 'nest':
     case 'nest-guard-interceptor': {
+      installLeanAsyncResourceBind();
       const global: Provider[] =
         stack === 'nest' ? [] : [{ provide: APP_GUARD, useClass: PassGuard }, { provide: APP_INTERCEPTOR, useClass: PassInterceptor }];
       const app = await NestFactory.create<NestExpressApplication>(nestModule(global), new ApiExpressAdapter(), {

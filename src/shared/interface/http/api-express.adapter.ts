@@ -22,7 +22,7 @@ function takeOver(target: object, source: object): void {
  * prototypes already in place Express's call changes nothing. `app.request` and `app.response`
  * are re-pointed at the new prototypes, which carry what the old ones carried.
  */
-function expressMessageClasses(app: Express): ServerOptions {
+export function expressMessageClasses(app: Express): ServerOptions {
   class ApiIncomingMessage extends IncomingMessage {}
   class ApiServerResponse extends ServerResponse<ApiIncomingMessage> {}
   takeOver(ApiIncomingMessage.prototype, app.request);

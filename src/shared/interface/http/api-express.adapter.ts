@@ -34,13 +34,13 @@ export function expressMessageClasses(app: Express): ServerOptions {
 
 /**
  * Express as Nest drives it, with two differences. Its HTTP server creates requests and
- * responses on Express's prototypes (see `expressMessageClasses`). And a handler's JSON answer is written directly: serialised
- * once, measured with `Buffer.byteLength` and handed to `end` as a string. Express's `res.json`
- * produces the same bytes and headers, but on the way it looks up four settings, parses and
- * rebuilds the Content-Type it has just set, copies any body over 1,000 characters into a Buffer
- * to measure it, and checks the request's freshness against validators the API never sends:
- * about 5 % of a small request. Anything else (no body, a 204, a stream, a buffer, a response
- * whose Content-Type a handler has chosen) goes Express's way as before.
+ * responses on Express's prototypes (see `expressMessageClasses`). And a handler's JSON answer is
+ * written directly: serialised once, measured with `Buffer.byteLength` and handed to `end` as a
+ * string. Express's `res.json` produces the same bytes and headers, but on the way it looks up
+ * four settings, parses and rebuilds the Content-Type it has just set, copies any body over 1,000
+ * characters into a Buffer to measure it, and checks the request's freshness against validators
+ * the API never sends: about 5 % of a small request. Anything else (no body, a 204, a stream, a
+ * buffer, a response whose Content-Type a handler has chosen) goes Express's way as before.
  */
 export class ApiExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {

@@ -2,18 +2,18 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GC_METER, gcPerRequest, readGcTotals } from './gc';
+import { GC_METER, gcBetween, gcPerRequest, readGcTotals } from './gc';
 
 describe('gcPerRequest', () => {
   it('divides the pause between two readings by the requests, in microseconds', () => {
-    expect(gcPerRequest({ young_ms: 100, other_ms: 10 }, { young_ms: 400, other_ms: 60 }, 5_000)).toEqual({ total_us: 70, young_us: 60 });
+    expect(gcPerRequest(gcBetween({ young_ms: 100, other_ms: 10 }, { young_ms: 400, other_ms: 60 }), 5_000)).toEqual({ total_us: 70, young_us: 60 });
   });
 
   it('is unknown without both readings or without requests', () => {
     const reading = { young_ms: 1, other_ms: 1 };
-    expect(gcPerRequest(null, reading, 10)).toBeNull();
-    expect(gcPerRequest(reading, null, 10)).toBeNull();
-    expect(gcPerRequest(reading, reading, 0)).toBeNull();
+    expect(gcPerRequest(gcBetween(null, reading), 10)).toBeNull();
+    expect(gcPerRequest(gcBetween(reading, null), 10)).toBeNull();
+    expect(gcPerRequest(gcBetween(reading, reading), 0)).toBeNull();
   });
 });
 

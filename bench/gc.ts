@@ -30,10 +30,14 @@ export function readGcTotals(file: string | undefined): GcTotals | null {
   }
 }
 
-/** The pause between two readings, per request; null without both readings or without requests. */
-export function gcPerRequest(before: GcTotals | null, after: GcTotals | null, requests: number): GcPerRequest | null {
-  if (!before || !after || requests <= 0) return null;
-  const young = after.young_ms - before.young_ms;
-  const total = young + after.other_ms - before.other_ms;
-  return { total_us: Math.round((total * 1000) / requests), young_us: Math.round((young * 1000) / requests) };
+/** The pause between two readings; null without both. */
+export function gcBetween(before: GcTotals | null, after: GcTotals | null): GcTotals | null {
+  return before && after ? { young_ms: after.young_ms - before.young_ms, other_ms: after.other_ms - before.other_ms } : null;
+}
+
+/** A pause per request; null without the pause or without requests. */
+export function gcPerRequest(pause: GcTotals | null, requests: number): GcPerRequest | null {
+  if (!pause || requests <= 0) return null;
+  const total = pause.young_ms + pause.other_ms;
+  return { total_us: Math.round((total * 1000) / requests), young_us: Math.round((pause.young_ms * 1000) / requests) };
 }

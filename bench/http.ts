@@ -5,7 +5,7 @@
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { Fixtures, PAGE_SIZE } from './fixtures';
-import { GcPerRequest, gcPerRequest, GcTotals, readGcTotals } from './gc';
+import { gcBetween, GcPerRequest, gcPerRequest, GcTotals, readGcTotals } from './gc';
 import { cpuSeconds, RssSampler, Service } from './processes';
 
 export interface Scenario {
@@ -300,10 +300,6 @@ export interface Round {
   max_rss_mb?: number;
 }
 
-function difference(before: GcTotals | null, after: GcTotals | null): GcTotals | null {
-  return before && after ? { young_ms: after.young_ms - before.young_ms, other_ms: after.other_ms - before.other_ms } : null;
-}
-
 async function measureRound(service: Service, scenario: Scenario, options: LoadOptions, seconds: number, rss?: RssSampler): Promise<Round> {
   rss?.start();
   try {
@@ -317,7 +313,7 @@ async function measureRound(service: Service, scenario: Scenario, options: LoadO
     return {
       load: measured,
       cpu_s: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
-      ...(service.gcFile ? { gc: difference(gcBefore, gcAfter) } : {}),
+      ...(service.gcFile ? { gc: gcBetween(gcBefore, gcAfter) } : {}),
       ...(rss ? { max_rss_mb: Math.round(rss.stop()) } : {}),
     };
   } catch (error) {
@@ -354,8 +350,8 @@ export function combineRounds(rounds: Round[]): LoadResult {
     requests,
     duration_s: round2(duration),
     by_status: Object.fromEntries([...latencies].sort(([a], [b]) => a - b).map(([status, times]) => [String(status), summarise(times)])),
-    cpu_us_per_request: cpu === null ? null : cpuPerRequest(0, cpu, requests),
-    ...(metered ? { gc_per_request: gcPerRequest({ young_ms: 0, other_ms: 0 }, gc, requests) } : {}),
+    cpu_us_per_request: cpu === null || requests === 0 ? null : Math.round((cpu * 1e6) / requests),
+    ...(metered ? { gc_per_request: gcPerRequest(gc, requests) } : {}),
     ...(rss.length > 0 ? { max_rss_mb: Math.max(...rss) } : {}),
   };
 }
@@ -386,17 +382,8 @@ async function measure(service: Service, scenario: Scenario, options: LoadOption
 async function warmUp(api: Service, baseline: Service, list: Scenario[], options: LoadOptions, apiRss: RssSampler): Promise<void> {
   if (options.warmupSeconds <= 0) return;
   console.error(`warm-up: every scenario for ${options.warmupSeconds} s on each server`);
-  apiRss.start();
-  try {
-    for (const scenario of list) await load(api, scenario, options, options.warmupSeconds);
-  } finally {
-    apiRss.stop();
-  }
-  for (const scenario of list) await load(baseline, scenario, options, options.warmupSeconds);
-}
-
-function cpuPerRequest(before: number | null, after: number | null, requests: number): number | null {
-  return before === null || after === null || requests === 0 ? null : Math.round(((after - before) * 1e6) / requests);
+  for (const scenario of list) await warm(api, scenario, options, apiRss);
+  for (const scenario of list) await warm(baseline, scenario, options);
 }
 
 function describe(name: string, r: LoadResult): string {

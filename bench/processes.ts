@@ -42,7 +42,8 @@ export function freePort(): Promise<number> {
 /**
  * Starts a Node process; its stdout and stderr go to ours (stderr), so the report on stdout stays
  * clean; `discardStdout` sends its stdout (request logs) to /dev/null instead. `meterGc` preloads
- * bench/gc-meter.js (read with readGcTotals in gc.ts). A process that exits before it is stopped fails the benchmark.
+ * bench/gc-meter.js (read with readGcTotals in gc.ts). A process that exits before it is stopped
+ * fails the benchmark.
  */
 export function startNode(
   name: string,

@@ -14,9 +14,17 @@ import { SignalsModule } from './modules/signals/signals.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 import { AuthGuard } from './shared/interface/http/auth.guard';
 import { ApiExceptionFilter } from './shared/interface/http/exception.filter';
+import { middlewareSequence } from './shared/interface/http/middleware-sequence';
 import { RequestPipelineMiddleware } from './shared/interface/http/request-pipeline.middleware';
 import { RateLimitModule } from './shared/interface/http/rate-limit.module';
 import { WorkspaceInterceptor } from './shared/interface/http/workspace.interceptor';
+
+/**
+ * The API's middleware, as one router layer: the request log and metrics first, so that responses
+ * the pipeline refuses (401, 429) are logged and counted too; then the request id, the key
+ * (authentication first), the workspace's rate limit, and only then the body.
+ */
+const ApiEdge = middlewareSequence(RequestLogMiddleware, HttpMetricsMiddleware, RequestPipelineMiddleware);
 
 /** The HTTP API. */
 @Module({})
@@ -43,16 +51,13 @@ export class AppModule implements NestModule {
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_INTERCEPTOR, useClass: WorkspaceInterceptor },
+        HttpMetricsMiddleware,
+        RequestPipelineMiddleware,
       ],
     };
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    // Ahead of the rest, so that responses the later middleware refuse (401, 429) are logged and
-    // counted too.
-    consumer.apply(RequestLogMiddleware, HttpMetricsMiddleware).forRoutes('*');
-    // Request id, then the key (authentication first), the workspace's rate limit, and only then
-    // the body.
-    consumer.apply(RequestPipelineMiddleware).forRoutes('*');
+    consumer.apply(ApiEdge).forRoutes('*');
   }
 }

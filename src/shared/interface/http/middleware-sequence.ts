@@ -4,8 +4,8 @@ type Next = (error?: unknown) => void;
 
 /**
  * Several middleware mounted as one: each middleware Nest mounts is a layer of Express's router
- * that every request walks through (a path match and two wrappers), so the API's three cost a
- * request three times what one does.
+ * that every request walks through, paying a path match and two wrappers; mounted as one, a
+ * request pays that once.
  *
  * They run in the order given. Every one but the last must call `next` before it returns, as
  * middleware that only set headers or attach listeners do; the last may finish in its own time,
@@ -37,7 +37,7 @@ export function middlewareSequence(...types: Type<NestMiddleware>[]): Type<NestM
       return result;
     }
   }
-  types.forEach((type, index) => Inject(type)(MiddlewareSequence, undefined as unknown as string, index));
+  types.forEach((type, index) => Inject(type)(MiddlewareSequence, undefined, index));
   Object.defineProperty(MiddlewareSequence, 'name', { value: `Sequence(${types.map((type) => type.name).join(', ')})` });
   return MiddlewareSequence;
 }

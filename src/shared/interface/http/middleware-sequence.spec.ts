@@ -54,9 +54,19 @@ class AsyncLast implements NestMiddleware {
   }
 }
 
+/** Async but not last: fails after calling next. */
+@Injectable()
+class AsyncFailingAfterNext implements NestMiddleware {
+  async use(_req: unknown, _res: unknown, next: () => void): Promise<void> {
+    next();
+    await Promise.resolve();
+    throw new Error('rejected by AsyncFailingAfterNext');
+  }
+}
+
 async function sequenceOf(...types: Parameters<typeof middlewareSequence>) {
   const Sequence = middlewareSequence(...types);
-  const module = await Test.createTestingModule({ providers: [Recorder, First, Second, Failing, Answering, AsyncLast, Sequence] }).compile();
+  const module = await Test.createTestingModule({ providers: [Recorder, First, Second, Failing, Answering, AsyncLast, AsyncFailingAfterNext, Sequence] }).compile();
   return module.get<NestMiddleware>(Sequence);
 }
 
@@ -78,6 +88,15 @@ describe('middlewareSequence', () => {
     const next = jest.fn();
     await expect(sequence.use({ fail: true }, {}, next)).rejects.toThrow('rejected by AsyncLast');
     expect(next).not.toHaveBeenCalled();
+  });
+
+  it("returns an earlier async middleware's rejection too, the rest having been started", async () => {
+    const sequence = await sequenceOf(AsyncFailingAfterNext, AsyncLast);
+    const next = jest.fn();
+    await expect(sequence.use({}, {}, next)).rejects.toThrow('rejected by AsyncFailingAfterNext');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual(['async last']);
+    expect(next).toHaveBeenCalledTimes(1);
   });
 
   it('passes an error given to next on to the route, skipping the rest', async () => {

@@ -9,8 +9,9 @@ type Next = (error?: unknown) => void;
  *
  * They run in the order given. Every one but the last must call `next` before it returns, as
  * middleware that only set headers or attach listeners do; the last may finish in its own time,
- * and its returned promise is Nest's, so a rejection still reaches the exception filter. A step
- * that neither calls `next` nor fails ends the request there, as it would on its own.
+ * and its returned promise is Nest's, so a rejection still reaches the exception filter (so does
+ * an earlier step's, should it be async). A step that neither calls `next` nor fails ends the
+ * request there, as it would on its own.
  */
 export function middlewareSequence(...types: Type<NestMiddleware>[]): Type<NestMiddleware> {
   if (types.length === 0) throw new Error('middlewareSequence needs at least one middleware');
@@ -31,10 +32,11 @@ export function middlewareSequence(...types: Type<NestMiddleware>[]): Type<NestM
       const step = this.steps[index];
       if (index === this.steps.length - 1) return step.use(req, res, next);
       let result: unknown;
-      step.use(req, res, (error?: unknown) => {
+      const returned: unknown = step.use(req, res, (error?: unknown) => {
         result = error === undefined ? this.run(index + 1, req, res, next) : next(error);
       });
-      return result;
+      // An async step's rejection is the sequence's, not an unhandled one.
+      return returned instanceof Promise ? returned.then(() => result) : result;
     }
   }
   types.forEach((type, index) => Inject(type)(MiddlewareSequence, undefined, index));

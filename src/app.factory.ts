@@ -10,6 +10,7 @@ import { AppLogger } from './config/logging.module';
 import { AppModule } from './app.module';
 import { setupOpenApi } from './openapi';
 import { installLeanAsyncResourceBind } from './config/async-resource-bind';
+import { installPassThroughInterceptors } from './shared/interface/http/pass-through-interceptor';
 
 /**
  * Requests Node's HTTP parser refuses before Express sees them (a request line or headers over
@@ -43,6 +44,8 @@ export function configureApp(app: INestApplication): INestApplication {
   // Nest binds two functions per interceptor call; on Node 20 each bind costs the request its
   // young-generation lifetime (see async-resource-bind.ts).
   installLeanAsyncResourceBind();
+  // The workspace interceptor without Nest's Observable chain (see pass-through-interceptor.ts).
+  installPassThroughInterceptors();
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
   // No ETag: it would hash every body (pages run to 100 KB and more) for a header the API does not document.

@@ -1,8 +1,8 @@
-import { CallHandler, createParamDecorator, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { Observable } from 'rxjs';
+import { createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import { AppError } from '../../application/app-error';
 import { WorkspaceContext } from '../../application/workspace-context';
 import { ErrorCode } from '../../domain/errors';
+import { PassThroughInterceptor } from './pass-through-interceptor';
 import { AppRequest, RequestState } from './request-context';
 
 function bodyError(error: NonNullable<RequestState['bodyError']>): AppError {
@@ -20,13 +20,12 @@ function bodyError(error: NonNullable<RequestState['bodyError']>): AppError {
  * that failed to parse — here, because only now are the route and the key known to be good.
  */
 @Injectable()
-export class WorkspaceInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+export class WorkspaceInterceptor extends PassThroughInterceptor {
+  before(context: ExecutionContext): void {
     const req = context.switchToHttp().getRequest<AppRequest>();
     const auth = req.state?.auth;
     if (auth) req.state.workspace = WorkspaceContext.forApiKey(auth.workspaceId, auth.keyId, auth.scope);
     if (req.state?.bodyError) throw bodyError(req.state.bodyError);
-    return next.handle();
   }
 }
 

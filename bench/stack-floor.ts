@@ -7,21 +7,22 @@
  *   express                  Express 5 as the API configures it (no ETag, no X-Powered-By) and
  *                            serves it (requests made on Express's prototypes)
  *   nest                     NestJS on Express as the API runs it (its Express adapter, its
- *                            AsyncResource.bind), one controller, nothing global
- *   nest-guard-interceptor   the same with one global guard and one global interceptor that do
- *                            nothing (the API has one of each on every route)
+ *                            AsyncResource.bind, its pass-through interceptors), one controller,
+ *                            nothing global
+ *   nest-guard-interceptor   the same with one global guard and one global pass-through
+ *                            interceptor that do nothing (the API has one of each on every route)
  *
  * Environment: FLOOR_STACK (one of the above), PORT.
  */
 import 'reflect-metadata';
-import { CallHandler, CanActivate, Controller, Get, Injectable, Module, NestInterceptor, Provider } from '@nestjs/common';
+import { CanActivate, Controller, Get, Injectable, Module, Provider } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import { createServer } from 'node:http';
-import type { Observable } from 'rxjs';
 import { installLeanAsyncResourceBind } from '../src/config/async-resource-bind';
 import { ApiExpressAdapter, expressMessageClasses } from '../src/shared/interface/http/api-express.adapter';
+import { installPassThroughInterceptors, PassThroughInterceptor } from '../src/shared/interface/http/pass-through-interceptor';
 
 export const FLOOR_STACKS = ['node-http', 'express', 'nest', 'nest-guard-interceptor'] as const;
 export type FloorStack = (typeof FLOOR_STACKS)[number];
@@ -44,10 +45,8 @@ class PassGuard implements CanActivate {
 }
 
 @Injectable()
-class PassInterceptor implements NestInterceptor {
-  intercept(_context: unknown, next: CallHandler): Observable<unknown> {
-    return next.handle();
-  }
+class PassInterceptor extends PassThroughInterceptor {
+  before(): void {}
 }
 
 function nestModule(providers: Provider[]) {
@@ -78,6 +77,7 @@ async function listen(stack: FloorStack, port: number): Promise<void> {
     case 'nest':
     case 'nest-guard-interceptor': {
       installLeanAsyncResourceBind();
+      installPassThroughInterceptors();
       const global: Provider[] =
         stack === 'nest' ? [] : [{ provide: APP_GUARD, useClass: PassGuard }, { provide: APP_INTERCEPTOR, useClass: PassInterceptor }];
       const app = await NestFactory.create<NestExpressApplication>(nestModule(global), new ApiExpressAdapter(), {

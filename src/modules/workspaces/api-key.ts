@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes } from 'node:crypto';
 
 /** `svc_live_` + 40 base62 characters (~238 bits of randomness). */
@@ -21,9 +22,12 @@ export function isApiKeyShaped(value: string): boolean {
   return API_KEY_SHAPE.test(value);
 }
 
+/** `crypto.hash` (Node 20.12 and later): one call instead of a `Hash` object, about half the time. */
+const oneShotHash = typeof crypto.hash === 'function' ? crypto.hash : undefined;
+
 /** Keys are looked up by hash, so the secret itself is never compared byte by byte. */
 export function hashApiKey(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
+  return oneShotHash ? oneShotHash('sha256', key, 'buffer') : createHash('sha256').update(key, 'utf8').digest();
 }
 
 /** What may be shown of a key later: the prefix and four characters of the secret. */

@@ -118,6 +118,16 @@ describe('401 authentication_error', () => {
     expectUnauthenticated(res, ws.api_key);
   });
 
+  test.each([
+    ['under another name', (key: string) => `cursor=${key}`],
+    ['as one of a repeated name', (key: string) => `cursor=abc&cursor=${key}`],
+    ['under a credential-like name in any case', () => 'Access_Token=abc'],
+  ])('a key in the query string %s is refused, even alongside a valid Authorization header', async (_, query) => {
+    const ws = await t.newWorkspace();
+    const res = await t.http.get(`/v1/kb/icps?${query(ws.api_key)}`).set('Authorization', ws.auth);
+    expectUnauthenticated(res, ws.api_key);
+  });
+
   test('a key in the query string on a POST is refused and nothing is written', async () => {
     const ws = await t.newWorkspace();
     const kb = KB_CASES[0];

@@ -10,12 +10,15 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
 const KEY_QUERY_NAMES = new Set(['api_key', 'apikey', 'key', 'access_token', 'token']);
 
+const looksLikeKey = (value: unknown): boolean => typeof value === 'string' && value.includes('svc_live_');
+
 /** True when the query string carries something that looks like a credential. */
 function queryCarriesKey(req: AppRequest): boolean {
-  for (const [name, value] of Object.entries(req.query ?? {})) {
+  const query = (req.query ?? {}) as Record<string, unknown>;
+  for (const name in query) {
     if (KEY_QUERY_NAMES.has(name.toLowerCase())) return true;
-    const values = Array.isArray(value) ? value : [value];
-    if (values.some((v) => typeof v === 'string' && v.includes('svc_live_'))) return true;
+    const value = query[name];
+    if (looksLikeKey(value) || (Array.isArray(value) && value.some(looksLikeKey))) return true;
   }
   return false;
 }

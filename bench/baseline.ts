@@ -124,10 +124,12 @@ function internalId(prefix: string, value: string): string {
 }
 
 /** KbService.present for the profile-shaped resources (ICPs, Topics). */
+const PROFILE_FIELD_NAMES = Object.keys(profileFields);
+
 function presentKb(prefix: string, row: Record<string, unknown>): Json {
   const createdBy = row.created_by as { type: string; id: string };
   const view: Json = { id: formatId(prefix, row.id as string), client_id: formatId(ID_PREFIXES.workspace, row.workspace_id as string) };
-  for (const name of Object.keys(profileFields)) view[name] = row[name] ?? '';
+  for (const name of PROFILE_FIELD_NAMES) view[name] = row[name] ?? '';
   view.created_by = { type: createdBy.type, id: createdBy.id };
   view.created_at = formatTimestamp(row.created_at as Date);
   view.updated_at = formatTimestamp(row.updated_at as Date);

@@ -27,6 +27,8 @@ export interface KbListQuery {
  */
 export class KbService<E extends KbRecordEntity> {
   private readonly records: KbRepository<E>;
+  /** The fields a view carries from its row, in order: the editable ones, then the computed ones. */
+  private readonly viewFields: readonly string[];
 
   constructor(
     readonly resource: KbResource<E>,
@@ -36,6 +38,7 @@ export class KbService<E extends KbRecordEntity> {
     private readonly ids: IdGenerator,
   ) {
     this.records = new KbRepository(repository);
+    this.viewFields = [...Object.keys(resource.fields), ...resource.computedFields];
   }
 
   async list(ctx: WorkspaceContext, query: KbListQuery): Promise<Page<KbRecordView>> {
@@ -93,8 +96,7 @@ export class KbService<E extends KbRecordEntity> {
       id: formatId(this.resource.idPrefix, row.id),
       client_id: formatId(ID_PREFIXES.workspace, row.workspace_id),
     };
-    for (const name of Object.keys(this.resource.fields)) view[name] = source[name] ?? '';
-    for (const name of this.resource.computedFields) view[name] = source[name] ?? '';
+    for (const name of this.viewFields) view[name] = source[name] ?? '';
     view.created_by = { type: row.created_by.type, id: row.created_by.id };
     view.created_at = formatTimestamp(row.created_at);
     view.updated_at = formatTimestamp(row.updated_at);

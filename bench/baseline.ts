@@ -123,9 +123,9 @@ function internalId(prefix: string, value: string): string {
   return parsed.kind === 'ok' ? parsed.value : '0';
 }
 
-/** KbService.present for the profile-shaped resources (ICPs, Topics). */
 const PROFILE_FIELD_NAMES = Object.keys(profileFields);
 
+/** KbService.present for the profile-shaped resources (ICPs, Topics). */
 function presentKb(prefix: string, row: Record<string, unknown>): Json {
   const createdBy = row.created_by as { type: string; id: string };
   const view: Json = { id: formatId(prefix, row.id as string), client_id: formatId(ID_PREFIXES.workspace, row.workspace_id as string) };

@@ -1,5 +1,4 @@
-import * as crypto from 'node:crypto';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, hash, randomBytes } from 'node:crypto';
 
 /** `svc_live_` + 40 base62 characters (~238 bits of randomness). */
 export const API_KEY_PREFIX = 'svc_live_';
@@ -23,7 +22,7 @@ export function isApiKeyShaped(value: string): boolean {
 }
 
 /** `crypto.hash` (Node 20.12 and later): one call instead of a `Hash` object, about half the time. */
-const oneShotHash = typeof crypto.hash === 'function' ? crypto.hash : undefined;
+const oneShotHash = typeof hash === 'function' ? hash : undefined;
 
 /** Keys are looked up by hash, so the secret itself is never compared byte by byte. */
 export function hashApiKey(key: string): Buffer {

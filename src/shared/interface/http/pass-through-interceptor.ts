@@ -20,6 +20,8 @@ export abstract class PassThroughInterceptor implements NestInterceptor {
 
 let installed = false;
 
+const isPassThrough = (interceptor: NestInterceptor): boolean => interceptor instanceof PassThroughInterceptor;
+
 /**
  * Nest wraps every route that has an interceptor in an Observable chain — `defer`, `mergeAll`, a
  * bound async scope per interceptor, `lastValueFrom`, and a watch for the client's disconnect on
@@ -44,7 +46,7 @@ export function installPassThroughInterceptors(): boolean {
     next: () => Promise<unknown>,
     type?: string,
   ): Promise<unknown> {
-    if (interceptors.length === 0 || !interceptors.every((interceptor) => interceptor instanceof PassThroughInterceptor)) {
+    if (interceptors.length === 0 || !interceptors.every(isPassThrough)) {
       return nestIntercept.call(this, interceptors, args, instance, callback, next, type);
     }
     const context = this.createContext(args, instance, callback);

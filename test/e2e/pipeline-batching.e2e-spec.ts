@@ -278,7 +278,10 @@ describe('Match jobs run side by side', () => {
     const location = async () =>
       (await pool.query<{ page: string }>(`SELECT (ctid::text::point)[0] AS page FROM buyers WHERE id = $1`, [buyerId])).rows[0].page;
     const before = await location();
-    for (let i = 1; i <= 3; i++) {
+    // Two rewrites fit in the half page the fillfactor keeps free whatever else is on the page.
+    // Later ones also need PostgreSQL to have pruned the page's dead versions in between, which it
+    // does only once no open snapshot can still see them: on a loaded machine, not always in time.
+    for (let i = 1; i <= 2; i++) {
       const [next] = await store(ctx, [visit(people[0], (await repo.find(ctx, ids[0]))!.payload.website!.url, 100 + i)]);
       const job = { workspaceId: requireWorkspace(ctx), activityId: next };
       for (const step of [ResolveStep, EnrichStep, EvaluateStep, MatchStep]) await t.app.get(step).run(job);

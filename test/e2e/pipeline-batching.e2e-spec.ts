@@ -270,24 +270,36 @@ describe('Match jobs run side by side', () => {
   });
 
   it('rewrite a Buyer on its own heap page, so its versions add no index entries', async () => {
-    const people = Array.from({ length: 8 }, (_, i) => `p${i}-${unique()}@acme.com`);
-    const { ctx, ids, jobs } = await atMatch((page) => people.map((email, i) => visit(email, page, i)));
     const match = t.app.get(MatchStep);
-    await Promise.all(jobs.map((job) => match.run(job)));
-    const buyerId = (await repo.find(ctx, ids[0]))!.buyer_id;
-    const location = async () =>
-      (await pool.query<{ page: string }>(`SELECT (ctid::text::point)[0] AS page FROM buyers WHERE id = $1`, [buyerId])).rows[0].page;
-    const before = await location();
-    // Two rewrites fit in the half page the fillfactor keeps free whatever else is on the page.
-    // Later ones also need PostgreSQL to have pruned the page's dead versions in between, which it
-    // does only once no open snapshot can still see them: on a loaded machine, not always in time.
-    for (let i = 1; i <= 2; i++) {
-      const [next] = await store(ctx, [visit(people[0], (await repo.find(ctx, ids[0]))!.payload.website!.url, 100 + i)]);
-      const job = { workspaceId: requireWorkspace(ctx), activityId: next };
-      for (const step of [ResolveStep, EnrichStep, EvaluateStep, MatchStep]) await t.app.get(step).run(job);
-      expect((await repo.find(ctx, next))!.buyer_id).toBe(buyerId);
-      expect(await location()).toBe(before);
+    /** A new Buyer among seven others, rewritten twice; true when both versions stayed on its page. */
+    const rewrittenInPlace = async (): Promise<boolean> => {
+      const people = Array.from({ length: 8 }, (_, i) => `p${i}-${unique()}@acme.com`);
+      const { ctx, ids, jobs } = await atMatch((page) => people.map((email, i) => visit(email, page, i)));
+      await Promise.all(jobs.map((job) => match.run(job)));
+      const buyerId = (await repo.find(ctx, ids[0]))!.buyer_id;
+      const location = async () =>
+        (await pool.query<{ page: string }>(`SELECT (ctid::text::point)[0] AS page FROM buyers WHERE id = $1`, [buyerId])).rows[0].page;
+      const before = await location();
+      let inPlace = true;
+      for (let i = 1; i <= 2; i++) {
+        const [next] = await store(ctx, [visit(people[0], (await repo.find(ctx, ids[0]))!.payload.website!.url, 100 + i)]);
+        const job = { workspaceId: requireWorkspace(ctx), activityId: next };
+        for (const step of [ResolveStep, EnrichStep, EvaluateStep, MatchStep]) await t.app.get(step).run(job);
+        expect((await repo.find(ctx, next))!.buyer_id).toBe(buyerId);
+        inPlace &&= (await location()) === before;
+      }
+      return inPlace;
+    };
+    // The room on the page is what the fillfactor leaves, less any dead versions PostgreSQL has not
+    // pruned yet; on a loaded machine a rewrite has now and then been seen to move, so up to three
+    // Buyers are tried. With pages filled on insert (fillfactor 100) every attempt moves.
+    let attempts = 0;
+    let inPlace = false;
+    while (!inPlace && attempts < 3) {
+      attempts += 1;
+      inPlace = await rewrittenInPlace();
     }
+    expect(inPlace).toBe(true);
   });
 
   it('fail only the job whose activity cannot be matched; the others are matched', async () => {

@@ -1,3 +1,5 @@
+import { formatTimestamp } from '../../shared/domain/clock';
+
 /**
  * The person and company objects of a Buyer (and the nested objects of Signals), complete with every field of the spec. Absent text
  * is `""`, absent numbers `0`, absent booleans `false`; `conform` turns any partial input (an
@@ -59,7 +61,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 function normalizeTimestamp(text: string): string {
   if (!/^\d{4}-\d{2}-\d{2}T/.test(text)) return '';
   const date = new Date(text);
-  return Number.isNaN(date.getTime()) ? '' : date.toISOString().slice(0, 19) + 'Z';
+  return Number.isNaN(date.getTime()) ? '' : formatTimestamp(date);
 }
 
 function conformValue(template: unknown, value: unknown, key: string): unknown {

@@ -7,13 +7,15 @@
  * Bound to one workspace (and to the API key id that `created_by` names), from the environment:
  *   PORT, DATABASE_URL, CURSOR_SECRET, BASELINE_WORKSPACE_ID (internal decimal id), BASELINE_KEY_ID
  *
- * Only pure functions come from src/ (presenters, pager, cursor codec, ids, KB field rules), so the
- * per-request work beyond the framework is the API's own. The SQL texts are copied from the
- * repositories: the Signals and Buyers ones from their source, the knowledge-base ones as
- * KbRepository.page / insert / softDelete build them from the entity's metadata.
+ * Only pure functions come from src/ (presenters, pager, cursor codec, ids, KB field rules, the
+ * pool's type parsers), so the per-request work beyond the framework is the API's own. The SQL
+ * texts are copied from the repositories: the Signals and Buyers ones from their source, the
+ * knowledge-base ones as KbRepository.page / insert / softDelete build them from the entity's
+ * metadata.
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
+import { PG_TYPES } from '../src/database/pg-types';
 import { presentBuyer } from '../src/modules/buyers/buyer-view';
 import type { BuyerRow } from '../src/modules/buyers/buyers.repository';
 import { BUYER_SELECT } from '../src/modules/buyers/buyers.sql';
@@ -29,7 +31,7 @@ import { CursorCodec } from '../src/shared/infrastructure/cursor-codec';
 import { keysetSql } from '../src/shared/infrastructure/keyset-sql';
 
 /** The API's pool: `extra` of src/database/data-source.ts. */
-export const API_POOL_OPTIONS = { max: 20, connectionTimeoutMillis: 5_000, statement_timeout: 15_000 } as const;
+export const API_POOL_OPTIONS = { max: 20, connectionTimeoutMillis: 5_000, statement_timeout: 15_000, types: PG_TYPES } as const;
 
 interface BaselineConfig {
   port: number;

@@ -1,6 +1,7 @@
 import { DataSourceOptions } from 'typeorm';
 import { entities } from './entities';
 import { migrations } from './migrations';
+import { PG_TYPES } from './pg-types';
 
 /** The one DataSource configuration: the app, the CLI, the tests and ormconfig.ts all use it. */
 export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
@@ -13,6 +14,6 @@ export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    extra: { max: 20, connectionTimeoutMillis: 5_000, statement_timeout: 15_000 },
+    extra: { max: 20, connectionTimeoutMillis: 5_000, statement_timeout: 15_000, types: PG_TYPES },
   };
 }

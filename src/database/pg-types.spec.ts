@@ -1,19 +1,11 @@
 import { types } from 'pg';
+import { seededRandom } from '../../test/support/list-walk';
 import { parseTimestamptz, PG_TYPES } from './pg-types';
 
 const TIMESTAMPTZ = 1184;
 /** pg's own parser (`postgres-date`). */
 const parseDate = types.getTypeParser(TIMESTAMPTZ, 'text') as (text: string) => Date | number | null;
 const time = (value: Date | number | null) => (value instanceof Date ? value.getTime() : value);
-
-/** A fixed pseudo-random sequence (a linear congruential generator), so a failure can be reproduced. */
-function sequence(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-}
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
@@ -28,7 +20,8 @@ describe('parseTimestamptz', () => {
   });
 
   it("gives the same instant as pg's own parser for 20,000 texts of every shape PostgreSQL writes", () => {
-    const next = sequence(2026);
+    // A fixed sequence, so a failure can be reproduced.
+    const next = seededRandom(2026);
     const offsets = ['+00', '-08', '+05:30', '+05:45', '-03:30', '+14', '-12', '+01'];
     for (let i = 0; i < 20_000; i++) {
       const fractionDigits = Math.floor(next() * 7);

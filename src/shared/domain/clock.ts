@@ -17,7 +17,8 @@ const twoDigits = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
 export function formatTimestamp(date: Date): string {
   const year = date.getUTCFullYear();
   if (!(year >= 1000 && year <= 9999)) return `${date.toISOString().slice(0, 19)}Z`;
-  return `${year}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}T${twoDigits(date.getUTCHours())}:${twoDigits(
-    date.getUTCMinutes(),
-  )}:${twoDigits(date.getUTCSeconds())}Z`;
+  const month = twoDigits(date.getUTCMonth() + 1);
+  const day = twoDigits(date.getUTCDate());
+  const time = `${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}:${twoDigits(date.getUTCSeconds())}`;
+  return `${year}-${month}-${day}T${time}Z`;
 }

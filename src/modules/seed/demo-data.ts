@@ -1,3 +1,5 @@
+import { formatTimestamp } from '../../shared/domain/clock';
+
 /**
  * A realistic small knowledge base and synthetic activity for demos and the pipeline benchmark:
  * people at a few hundred companies visiting pages, filling forms, researching topics and
@@ -46,7 +48,7 @@ export function demoActivity(i: number, total: number, run: string): Record<stri
   const company = person % 500;
   const common = {
     external_id: `demo-${run}-${i}`,
-    occurred_at: new Date(Date.now() - (i % 100_000) * 60_000).toISOString().slice(0, 19) + 'Z',
+    occurred_at: formatTimestamp(new Date(Date.now() - (i % 100_000) * 60_000)),
     identity: { email: `${FIRST[person % FIRST.length].toLowerCase()}.${LAST[person % LAST.length].toLowerCase()}${person}@company${company}.com` },
     contact: { name: { first: FIRST[person % FIRST.length], last: LAST[person % LAST.length] }, role: { title: TITLES[person % TITLES.length] } },
     company: {

@@ -1,5 +1,6 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { AppError } from '../../application/app-error';
+import { formatTimestamp } from '../../domain/clock';
 import { parseId } from '../../domain/ids';
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -24,7 +25,7 @@ const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
 export const timestampParser: QueryParser = (value, name) => {
   const match = TIMESTAMP.exec(value);
   const date = match ? new Date(value) : null;
-  if (!match || !date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 19) + 'Z' !== value) {
+  if (!match || !date || Number.isNaN(date.getTime()) || formatTimestamp(date) !== value) {
     throw AppError.invalidParameter(name, `${name} must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ssZ.`);
   }
   return date;

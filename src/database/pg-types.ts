@@ -3,7 +3,13 @@ import { CustomTypesConfig, types } from 'pg';
 /** `timestamptz`'s type OID. */
 const TIMESTAMPTZ = 1184;
 
+/** Character codes of the text's digits and separators. */
 const ZERO = 48;
+const DASH = 45;
+const SPACE = 32;
+const COLON = 58;
+const DOT = 46;
+const PLUS = 43;
 /** What each of a fraction's first three digits is worth in milliseconds. */
 const MILLIS_PLACE = [100, 10, 1];
 
@@ -29,7 +35,7 @@ const defaultTimestamptz = types.getTypeParser(TIMESTAMPTZ, 'text') as (text: st
  */
 export function parseTimestamptz(text: string): Date | number | null {
   const length = text.length;
-  if (length < 22 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 32) {
+  if (length < 22 || text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH || text.charCodeAt(10) !== SPACE) {
     return defaultTimestamptz(text);
   }
   const year = digits(text, 0, 4);
@@ -38,14 +44,14 @@ export function parseTimestamptz(text: string): Date | number | null {
   const hour = digits(text, 11, 13);
   const minute = digits(text, 14, 16);
   const second = digits(text, 17, 19);
-  const separators = text.charCodeAt(13) === 58 && text.charCodeAt(16) === 58;
+  const separators = text.charCodeAt(13) === COLON && text.charCodeAt(16) === COLON;
   if (!separators || year < 1000 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) {
     return defaultTimestamptz(text);
   }
   // Milliseconds: the fraction's first three digits (microseconds are dropped, as pg's parser does).
   let at = 19;
   let millis = 0;
-  if (text.charCodeAt(at) === 46) {
+  if (text.charCodeAt(at) === DOT) {
     const fraction = ++at;
     for (; at < length; at++) {
       const digit = text.charCodeAt(at) - ZERO;
@@ -55,11 +61,11 @@ export function parseTimestamptz(text: string): Date | number | null {
   }
   // The offset: +HH or +HH:MM (or -), and nothing after it.
   const sign = text.charCodeAt(at);
-  if ((sign !== 43 && sign !== 45) || (length !== at + 3 && length !== at + 6)) return defaultTimestamptz(text);
+  if ((sign !== PLUS && sign !== DASH) || (length !== at + 3 && length !== at + 6)) return defaultTimestamptz(text);
   const offsetHours = digits(text, at + 1, at + 3);
-  const offsetMinutes = length === at + 6 ? (text.charCodeAt(at + 3) === 58 ? digits(text, at + 4, at + 6) : -1) : 0;
+  const offsetMinutes = length === at + 6 ? (text.charCodeAt(at + 3) === COLON ? digits(text, at + 4, at + 6) : -1) : 0;
   if (offsetHours < 0 || offsetMinutes < 0) return defaultTimestamptz(text);
-  const offset = (sign === 43 ? 1 : -1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  const offset = (sign === PLUS ? 1 : -1) * (offsetHours * 60 + offsetMinutes) * 60_000;
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, millis) - offset);
 }
 

@@ -4,6 +4,7 @@ import { AppError } from '../../application/app-error';
 import { ErrorCode, ERROR_STATUS } from '../../domain/errors';
 import { AppRequest } from './request-context';
 import { newRequestId } from './request-id';
+import { isAnswered } from './api-express.adapter';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: ErrorCode.validation,
@@ -96,7 +97,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
         ...(error?.param !== undefined ? { param: error.param } : {}),
       },
     };
-    if (res.headersSent) return;
+    if (isAnswered(res)) return;
     res.setHeader('X-Request-Id', requestId);
     for (const [name, value] of Object.entries(error?.headers ?? {})) res.setHeader(name, value);
     res.status(status).json(body);

@@ -144,7 +144,7 @@ describe('stage moves made side by side', () => {
 
 describe('pipeline steps', () => {
   it('change no column an activity index covers or filters on, so their updates can stay on the row’s page', async () => {
-    // What Resolve, Enrich and Evaluate write; only the final move (status) may touch an index.
+    // What Match writes besides the outcome; only the status may touch an index.
     const written = ['stage', 'updated_at', 'person_key', 'identity', 'contact_info', 'company_info', 'evaluation'];
     const { rows } = await pool.query<{ def: string }>(
       `SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indrelid = 'activities'::regclass`,
@@ -306,14 +306,17 @@ describe('Match jobs run side by side', () => {
 
   it('fail only the job whose activity cannot be matched; the others are matched', async () => {
     const { ctx, ids, jobs } = await atMatch((page) => [1, 2, 3, 4].map((i) => visit(`p${i}-${unique()}@acme.com`, page, i)));
-    // A row no step could have written: Match cannot read a company from it.
-    await pool.query('UPDATE activities SET company_info = NULL WHERE workspace_id = $1 AND id = $2', [requireWorkspace(ctx), ids[2]]);
+    // A row intake could not have written: Match cannot read the visited page from it.
+    await pool.query(`UPDATE activities SET payload = '{}' WHERE workspace_id = $1 AND id = $2`, [requireWorkspace(ctx), ids[2]]);
     const match = t.app.get(MatchStep);
     const outcomes = await Promise.allSettled(jobs.map((job) => match.run(job)));
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     const rows = await Promise.all(ids.map((id) => repo.find(ctx, id)));
-    expect(rows.map((row) => [row!.stage, row!.status])).toEqual([
-      ['done', 'processed'], ['done', 'processed'], ['match', 'queued'], ['done', 'processed'],
+    expect(rows.map((row) => [row!.stage, row!.status, row!.identity?.personKey ?? null])).toEqual([
+      ['done', 'processed', expect.stringMatching(/^email:p1-/)],
+      ['done', 'processed', expect.stringMatching(/^email:p2-/)],
+      ['resolve', 'queued', null],
+      ['done', 'processed', expect.stringMatching(/^email:p4-/)],
     ]);
   });
 });

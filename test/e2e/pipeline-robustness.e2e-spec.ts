@@ -175,10 +175,20 @@ describe('idempotent steps (inline workers)', () => {
     expect(before.signals).toHaveLength(1);
 
     const job: PipelineJob = { workspaceId: internalId(ws.workspace_id), activityId: internalId(accepted.id) };
+    // What Match's job carried, as the activity's row now holds it.
+    const stored = (
+      await inlineDb.query('SELECT identity, contact_info, company_info, evaluation FROM activities WHERE id = $1', [job.activityId])
+    ).rows[0];
+    expect(stored.identity).toMatchObject({ personKey: expect.stringMatching(/^email:once-/) });
+    const carried = (): PipelineJob => ({ ...job, carried: structuredClone(stored) });
     const steps = [inline.app.get(ResolveStep), inline.app.get(EnrichStep), inline.app.get(EvaluateStep), inline.app.get(MatchStep)];
-    for (const step of steps) expect(await step.run(job)).toBeNull();
-    const concurrent = await Promise.all(steps.flatMap((step) => [step.run(job), step.run(job), step.run(job)]));
-    expect(concurrent).toEqual(Array(12).fill(null));
+    // Resolve and Match find it finished; Enrich and Evaluate, given nothing to carry on with, send it back to Resolve.
+    const expected = [null, 'resolve', 'resolve', null];
+    expect(await Promise.all(steps.map((step) => step.run({ ...job })))).toEqual(expected);
+    expect(await steps[3].run(carried())).toBeNull();
+    const concurrent = await Promise.all(steps.flatMap((step) => [step.run({ ...job }), step.run({ ...job }), step.run({ ...job })]));
+    expect(concurrent).toEqual(expected.flatMap((next) => [next, next, next]));
+    expect(await Promise.all([carried(), carried(), carried()].map((copy) => steps[3].run(copy)))).toEqual([null, null, null]);
 
     expect(await snapshot(inlineDb, ws)).toEqual(before);
     const buyer = await apiBuyer(inline, ws, done.buyer_id as string);
@@ -270,6 +280,24 @@ describe('idempotent steps (inline workers)', () => {
     expect(await snapshot(inlineDb, ws)).toEqual(before);
     const buyer = await apiBuyer(inline, ws, done.buyer_id as string);
     expect(buyer.signal_count.total).toBe(1);
+  });
+
+  test('an activity left at a later stage by an earlier version, its job carrying only ids, is started again and finished', async () => {
+    const { ws, url } = await targetWorkspace(inline);
+    const [job] = await storeUnqueued(inline, ws, [visit(`legacy-${unique()}@acme.com`, url, minute(4))]);
+    const publicId = formatId(ID_PREFIXES.activity, job.activityId);
+    // An earlier version stored each step's result and moved the stage on; its jobs named the activity only.
+    await inlineDb.query(`UPDATE activities SET stage = 'evaluate' WHERE id = $1`, [job.activityId]);
+    await inline.app.get(PipelineProducer).enqueue('evaluate', job);
+    const done = await waitDone(inline, ws, publicId);
+    expect(done).toMatchObject({ status: 'processed', signal_id: expect.stringMatching(/^sig_/) });
+    await waitJobCompleted(inline, 'evaluate', publicId);
+    // The new pass at Resolve has ids of its own, kept by its later steps' jobs.
+    const enriched = await inline.app.get(PipelineProducer).queue('enrich').getJobs(['completed']);
+    expect(enriched.map((j) => j.id).filter((id) => id?.startsWith(`${publicId}-r`))).toHaveLength(1);
+    const after = await snapshot(inlineDb, ws);
+    expect(after.signals).toHaveLength(1);
+    expect(after.activities[0]).toMatchObject({ stage: 'done', status: 'processed' });
   });
 
   test('the same job queued many times on a fresh activity, at every stage, yields one Signal', async () => {

@@ -42,14 +42,14 @@ function columnValue(column: string, value: unknown): unknown {
 
 /**
  * `UPDATE activities … FROM unnest(…)`: pipeline results stored, and the stage moved, for many
- * activities of one workspace at once, all moving from `from` and all setting the same `columns`
- * (each to its own value). An activity no longer at `from` is left alone (another run got there
- * first); the statement returns the ids it moved. Each id may appear once. Column names come from
- * the fixed set above, never from data.
+ * activities of one workspace at once, all moving from `from` (null: from any stage but done) and
+ * all setting the same `columns` (each to its own value). An activity no longer at `from` is left
+ * alone (another run got there first); the statement returns the ids it moved. Each id may appear
+ * once. Column names come from the fixed set above, never from data.
  */
 export function advanceManySql(
   workspaceId: string,
-  from: PipelineStage,
+  from: PipelineStage | null,
   columns: readonly string[],
   rows: ReadonlyArray<{ id: string; changes: ActivityChanges }>,
   now: Date,
@@ -68,7 +68,7 @@ export function advanceManySql(
   return {
     sql:
       `UPDATE activities a SET ${sets.join(', ')} FROM unnest(${arrays.join(', ')}) AS v (${names.join(', ')}) ` +
-      `WHERE a.workspace_id = $1 AND a.stage = $2 AND a.id = v.id RETURNING a.id`,
+      `WHERE a.workspace_id = $1 AND (a.stage = $2 OR ($2::text IS NULL AND a.stage <> 'done')) AND a.id = v.id RETURNING a.id`,
     params,
   };
 }
@@ -76,7 +76,6 @@ export function advanceManySql(
 interface FindKey {
   workspaceId: string;
   id: string;
-  extra: string;
 }
 
 interface AdvanceKey {
@@ -155,35 +154,30 @@ export class ActivitiesRepository {
     return new Map(rows.map((row) => [row.external_id, row.id]));
   }
 
-  /**
-   * One activity, read together with the other finds of the same turn of the event loop. `extra`
-   * adds columns computed in the same statement, e.g. a scalar subquery over the workspace's
-   * knowledge base (`$1` is the workspace id).
-   */
-  async find<Extra extends object = object>(ctx: WorkspaceContext, id: string, extra = ''): Promise<(ActivityEntity & Extra) | null> {
+  /** One activity, read together with the other finds of the same turn of the event loop. */
+  async find(ctx: WorkspaceContext, id: string): Promise<ActivityEntity | null> {
     const workspaceId = requireWorkspace(ctx);
     const rowId = bigintId(id);
     if (rowId === null) return null;
-    const row = await this.finds.load({ workspaceId, id: rowId, extra });
-    return row as (ActivityEntity & Extra) | null;
+    const row = await this.finds.load({ workspaceId, id: rowId });
+    return row as ActivityEntity | null;
   }
 
   private async findBatch(keys: readonly FindKey[]): Promise<Array<Record<string, unknown> | null>> {
     const found = new Map<string, Record<string, unknown>>();
-    const keyOf = (workspaceId: string, extra: string, id: string) => `${workspaceId}\u0000${extra}\u0000${id}`;
-    for (const group of groupBy(keys, (key) => `${key.workspaceId}\u0000${key.extra}`).values()) {
-      const { workspaceId, extra } = group[0];
+    const keyOf = (workspaceId: string, id: string) => `${workspaceId}\u0000${id}`;
+    for (const [workspaceId, group] of groupBy(keys, (key) => key.workspaceId)) {
       const { rows } = await preparedQuery<Record<string, unknown>>(
         this.dataSource.manager,
-        `SELECT ${selectList(extra)} FROM activities WHERE workspace_id = $1 AND id = ANY($2::bigint[])`,
+        `SELECT ${ACTIVITY_COLUMNS} FROM activities WHERE workspace_id = $1 AND id = ANY($2::bigint[])`,
         [workspaceId, [...new Set(group.map((key) => key.id))]],
       );
-      for (const row of rows) found.set(keyOf(workspaceId, extra, String(row.id)), row);
+      for (const row of rows) found.set(keyOf(workspaceId, String(row.id)), row);
     }
     // The same activity asked for twice gets two copies: callers may change what they get.
     const handedOut = new Set<Record<string, unknown>>();
     return keys.map((key) => {
-      const row = found.get(keyOf(key.workspaceId, key.extra, key.id));
+      const row = found.get(keyOf(key.workspaceId, key.id));
       if (!row) return null;
       if (handedOut.has(row)) return structuredClone(row);
       handedOut.add(row);

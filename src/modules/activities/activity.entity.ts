@@ -14,8 +14,9 @@ export interface ActivityEvaluation {
 }
 
 /**
- * A raw activity and its progress: each pipeline step stores its result here and moves `stage`
- * on, so a job needs to carry nothing but ids, and a repeated job finds its work already done.
+ * A raw activity and its outcome. The pipeline's jobs carry what its steps find from one to the
+ * next; Match stores it here with the outcome, in the same statement that moves `stage` to done
+ * (until then it reads `resolve`; rows an earlier version processed may show a later stage).
  */
 @Entity('activities')
 export class ActivityEntity {

@@ -17,9 +17,15 @@ describe('advanceManySql', () => {
     expect(sql).toBe(
       'UPDATE activities a SET updated_at = $3, company_info = v.company_info::json, stage = v.stage ' +
         'FROM unnest($4::bigint[], $5::text[], $6::text[]) AS v (id, company_info, stage) ' +
-        'WHERE a.workspace_id = $1 AND a.stage = $2 AND a.id = v.id RETURNING a.id',
+        "WHERE a.workspace_id = $1 AND (a.stage = $2 OR ($2::text IS NULL AND a.stage <> 'done')) AND a.id = v.id RETURNING a.id",
     );
     expect(params).toEqual(['7', 'enrich', NOW, ['41', '42'], ['{"name":"A"}', null], ['evaluate', 'evaluate']]);
+  });
+
+  it('moves from any stage but done when no stage is given', () => {
+    const { sql, params } = advanceManySql('7', null, ['stage'], [{ id: '41', changes: { stage: 'done' } }], NOW);
+    expect(params.slice(0, 2)).toEqual(['7', null]);
+    expect(sql).toContain("($2::text IS NULL AND a.stage <> 'done')");
   });
 
   it('sends bigint columns as bigint arrays', () => {

@@ -13,8 +13,8 @@ import { domainOf, isSameOrSubdomain } from '../domain/identity';
 import { buildSignalData } from '../domain/signal-data';
 import { attributionOf, BuyerFold, BuyerToLock, BuyerWriter, NewSignal } from '../infrastructure/buyer-writer';
 import { KbLookupRepository, TargetKey } from '../infrastructure/kb-lookup.repository';
-import type { PipelineJob, PipelineQueue } from '../infrastructure/queues';
-import { PipelineStep, queueFor } from './pipeline-step';
+import { carriedWith, PipelineJob, PipelineQueue } from '../infrastructure/queues';
+import { PipelineStep, restart } from './pipeline-step';
 import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
 import { groupBy, turnBatching } from '../../../shared/infrastructure/turn-batching';
 
@@ -22,12 +22,14 @@ const LINKEDIN_COMPANY = /linkedin\.com\/company\/([^/?#\s]+)/i;
 
 type LockedActivity = ActivityEntity & { exclusion_domains: string[] };
 
-/** The outcome columns Match writes on every activity it finishes. */
-const OUTCOME_COLUMNS = ['buyer_id', 'discard_reason', 'signal_id', 'stage', 'status'] as const;
+/** The columns Match writes on every activity it finishes: what the steps found, and the outcome. */
+const OUTCOME_COLUMNS = [
+  'buyer_id', 'company_info', 'contact_info', 'discard_reason', 'evaluation', 'identity', 'person_key', 'signal_id', 'stage', 'status',
+] as const;
 
 /**
  * Match: exclusions first, then the trigger's target. A match writes one Signal and folds it into
- * the Buyer; either way the activity ends here. The jobs of one turn of the event loop are matched
+ * the Buyer; either way the activity ends here, and its row gets what the steps found. The jobs of one turn of the event loop are matched
  * together, per workspace, in one transaction holding their activities' row locks and their
  * Buyers' (each taken in key order), so each activity takes effect exactly once however often its
  * job runs, and the batch costs the round trips one activity used to.
@@ -38,22 +40,18 @@ export class MatchStep extends PipelineStep {
   private readonly batches = new DataLoader<PipelineJob, PipelineQueue | null>((jobs) => this.runBatch(jobs), turnBatching());
 
   constructor(
-    activities: ActivitiesRepository,
+    private readonly activities: ActivitiesRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly kb: KbLookupRepository,
     private readonly buyers: BuyerWriter,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {
-    super(activities);
+    super();
   }
 
-  override run(job: PipelineJob): Promise<PipelineQueue | null> {
+  run(job: PipelineJob): Promise<PipelineQueue | null> {
     return this.batches.load(job);
-  }
-
-  protected process(): Promise<PipelineQueue | null> {
-    throw new Error('MatchStep runs through run()');
   }
 
   /**
@@ -67,7 +65,7 @@ export class MatchStep extends PipelineStep {
       [...groupBy(indexed, ({ job }) => job.workspaceId).values()].map(async (members) => {
         const ctx = WorkspaceContext.forPipeline(members[0].job.workspaceId);
         const attempt = async (group: typeof members) => {
-          const results = await this.matchAll(ctx, group.map(({ job }) => job.activityId));
+          const results = await this.matchAll(ctx, group.map(({ job }) => job));
           group.forEach(({ index }, k) => (answers[index] = results[k]));
         };
         try {
@@ -81,15 +79,27 @@ export class MatchStep extends PipelineStep {
     return answers;
   }
 
-  /** Matches the activities still at this stage; answers, per id, where each goes next. */
-  private matchAll(ctx: WorkspaceContext, ids: readonly string[]): Promise<Array<PipelineQueue | null>> {
+  /**
+   * Matches the jobs' activities that are not finished yet, with what each job carries (the first
+   * job of an activity, if it has several); answers, per job, where it goes next.
+   */
+  private matchAll(ctx: WorkspaceContext, jobs: readonly PipelineJob[]): Promise<Array<PipelineQueue | null>> {
     return this.dataSource.transaction(async (manager) => {
       const locked = await this.activities.lockMany<{ exclusion_domains: string[] }>(
-        ctx, ids, manager, KbLookupRepository.columns.exclusionDomains,
+        ctx, jobs.map((job) => job.activityId), manager, KbLookupRepository.columns.exclusionDomains,
       );
-      const pending = [...new Set(locked.filter((activity): activity is LockedActivity => activity?.stage === 'match'))];
-      if (pending.length > 0) await this.matchLocked(ctx, pending, manager);
-      return locked.map((activity) => (activity && activity.stage !== 'match' ? queueFor(activity.stage) : null));
+      const pending = new Set<LockedActivity>();
+      const next = jobs.map((job, k) => {
+        const activity = locked[k];
+        if (!activity || activity.stage === 'done' || pending.has(activity)) return null;
+        const carried = carriedWith(job, 'contact_info', 'company_info', 'evaluation');
+        if (!carried) return restart(job);
+        const { identity, contact_info, company_info, evaluation } = carried;
+        pending.add(Object.assign(activity, { person_key: identity.personKey, identity, contact_info, company_info, evaluation }));
+        return null;
+      });
+      if (pending.size > 0) await this.matchLocked(ctx, [...pending], manager);
+      return next;
     });
   }
 
@@ -135,8 +145,12 @@ export class MatchStep extends PipelineStep {
       folds.push(...foldOf.values());
     }
 
-    const rows = [...outcomes].map(([activity, changes]) => ({ id: String(activity.id), changes }));
-    const outcome = advanceManySql(requireWorkspace(ctx), 'match', OUTCOME_COLUMNS, rows, now);
+    const rows = [...outcomes].map(([activity, outcome]) => {
+      const { person_key, identity, contact_info, company_info, evaluation } = activity;
+      return { id: String(activity.id), changes: { person_key, identity, contact_info, company_info, evaluation, ...outcome } };
+    });
+    // Locked above and not finished: whatever stage the row shows (an earlier version stored each one), it moves to done.
+    const outcome = advanceManySql(requireWorkspace(ctx), null, OUTCOME_COLUMNS, rows, now);
     const ctes = BuyerWriter.writeCtes(folds, signals, '$1', '$3', outcome.params);
     await preparedQuery(manager, `WITH ${ctes} ${outcome.sql}`, outcome.params);
   }

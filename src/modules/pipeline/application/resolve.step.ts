@@ -3,10 +3,9 @@ import { WorkspaceContext } from '../../../shared/application/workspace-context'
 import { Clock } from '../../../shared/domain/clock';
 import { CLOCK } from '../../../shared/shared.module';
 import { ActivitiesRepository } from '../../activities/activities.repository';
-import type { ActivityEntity } from '../../activities/activity.entity';
 import { DirectoryRepository } from '../../directory/directory.repository';
 import { normalizeEmail, normalizeHem, normalizeLinkedinProfile, resolveIdentity } from '../domain/identity';
-import type { PipelineQueue } from '../infrastructure/queues';
+import type { PipelineJob, PipelineQueue } from '../infrastructure/queues';
 import { PipelineStep } from './pipeline-step';
 
 /** Resolve: normalise the identity, compute the hashed emails, and key the person. */
@@ -15,14 +14,18 @@ export class ResolveStep extends PipelineStep {
   readonly stage = 'resolve' as const;
 
   constructor(
-    activities: ActivitiesRepository,
+    private readonly activities: ActivitiesRepository,
     private readonly directory: DirectoryRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
-    super(activities);
+    super();
   }
 
-  protected async process(ctx: WorkspaceContext, activity: ActivityEntity): Promise<PipelineQueue | null> {
+  async run(job: PipelineJob): Promise<PipelineQueue | null> {
+    delete job.carried;
+    const ctx = WorkspaceContext.forPipeline(job.workspaceId);
+    const activity = await this.activities.find(ctx, job.activityId);
+    if (!activity || activity.stage === 'done') return null;
     const given = activity.payload.identity;
     const email = normalizeEmail(given.email);
     const linkedin = normalizeLinkedinProfile(given.linkedin);
@@ -31,12 +34,12 @@ export class ResolveStep extends PipelineStep {
     const identity = resolveIdentity({ email, linkedin, hem, directoryEmail });
     if (!identity) {
       await this.activities.advance(
-        ctx, activity.id, 'resolve',
+        ctx, activity.id, activity.stage,
         { stage: 'done', status: 'discarded', discard_reason: 'unresolved_identity' }, this.clock.now(),
       );
       return null;
     }
-    await this.activities.advance(ctx, activity.id, 'resolve', { stage: 'enrich', person_key: identity.personKey, identity }, this.clock.now());
+    job.carried = { identity, hints: { contact: activity.payload.contact, company: activity.payload.company } };
     return 'enrich';
   }
 }

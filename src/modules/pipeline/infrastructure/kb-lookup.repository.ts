@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import DataLoader from 'dataloader';
+import { DataSource, EntityManager } from 'typeorm';
 import { requireWorkspace, WorkspaceContext } from '../../../shared/application/workspace-context';
 import { formatId, ID_PREFIXES } from '../../../shared/domain/ids';
 import { domainOf } from '../domain/identity';
 import type { MatchedRecord } from '../domain/signal-data';
 import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
+import { groupBy, turnBatching } from '../../../shared/infrastructure/turn-batching';
+import type { CompanyInfo, ContactInfo } from '../../buyers/buyer-shape';
+import type { KbProfile } from '../domain/evaluator';
 
 interface KbRow {
   id: string;
@@ -94,25 +99,65 @@ export class KbLookupRepository {
   }
 
   /**
-   * Read alongside the activity, in the same statement (`$1` is the activity's workspace): what a
-   * step needs from the knowledge base and the Buyer, without a round trip of its own.
+   * What Evaluate judges a person by: the workspace's active ICPs and Personas, and what is known
+   * about the person so far, if they have a Buyer. The lookups of one turn of the event loop are
+   * made in one statement per workspace.
    */
+  evaluationInputs(ctx: WorkspaceContext, personKey: string): Promise<EvaluationInputs> {
+    return this.evaluationLoads.load({ workspaceId: requireWorkspace(ctx), personKey });
+  }
+
+  private readonly evaluationLoads = new DataLoader<{ workspaceId: string; personKey: string }, EvaluationInputs>(
+    (keys) => this.evaluationBatch(keys),
+    turnBatching(),
+  );
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private async evaluationBatch(keys: ReadonlyArray<{ workspaceId: string; personKey: string }>): Promise<EvaluationInputs[]> {
+    const answers = new Map<string, EvaluationInputs>();
+    for (const [workspaceId, group] of groupBy(keys, (key) => key.workspaceId)) {
+      const personKeys = [...new Set(group.map((key) => key.personKey))];
+      const { rows } = await preparedQuery<{ icps: KbProfile[]; personas: KbProfile[]; known: Record<string, KnownBuyer> }>(
+        this.dataSource.manager,
+        EVALUATION_INPUTS_SQL,
+        [workspaceId, personKeys],
+      );
+      const { icps, personas, known } = rows[0];
+      for (const personKey of personKeys) {
+        answers.set(`${workspaceId}\u0000${personKey}`, { icps, personas, known: known[personKey] ?? null });
+      }
+    }
+    // Shared between the callers of a batch: Evaluate only reads what it gets.
+    return keys.map((key) => answers.get(`${key.workspaceId}\u0000${key.personKey}`)!);
+  }
+
+  /** Read alongside the activities Match locks, in the same statement (`$1` is their workspace). */
   static readonly columns = {
     /** `exclusion_domains`: the active Exclusions' domains as stored. */
     exclusionDomains: `(SELECT coalesce(json_agg(x.domain), '[]') FROM exclusions x
                          WHERE x.workspace_id = $1 AND x.deleted_at IS NULL) AS exclusion_domains`,
-    /** `icps` / `personas`: active profiles, oldest first (the evaluator's tie-break order). */
-    profiles: (table: 'icps' | 'personas') =>
-      `(SELECT coalesce(json_agg(json_build_object('id', p.id::text, 'name', p.name, 'description', p.description)
-                        ORDER BY p.created_at, p.id), '[]')
-          FROM ${table} p WHERE p.workspace_id = $1 AND p.deleted_at IS NULL) AS ${table}`,
-    /**
-     * `known`: what is known about the person so far, if there is a Buyer. `LIMIT 1` (a person has
-     * one Buyer) steers the plan to a plain index scan, which marks the index entries of dead
-     * Buyer versions as it passes them, so later lookups skip them; a bitmap scan would visit every
-     * dead version, on every lookup, until VACUUM.
-     */
-    known: `(SELECT json_build_object('contact_info', b.contact_info, 'company_info', b.company_info)
-               FROM buyers b WHERE b.workspace_id = $1 AND b.person_key = activities.person_key LIMIT 1) AS known`,
   };
+}
+
+/** Active profiles, oldest first (the evaluator's tie-break order). */
+const profiles = (table: 'icps' | 'personas') =>
+  `(SELECT coalesce(json_agg(json_build_object('id', p.id::text, 'name', p.name, 'description', p.description)
+                    ORDER BY p.created_at, p.id), '[]')
+      FROM ${table} p WHERE p.workspace_id = $1 AND p.deleted_at IS NULL) AS ${table}`;
+
+/** The profiles, and per person key (`$2`) their Buyer's contact and company (a person has one Buyer). */
+const EVALUATION_INPUTS_SQL = `SELECT ${profiles('icps')}, ${profiles('personas')},
+  (SELECT coalesce(json_object_agg(b.person_key, json_build_object('contact_info', b.contact_info, 'company_info', b.company_info)), '{}')
+     FROM buyers b WHERE b.workspace_id = $1 AND b.person_key = ANY($2::text[])) AS known`;
+
+interface KnownBuyer {
+  contact_info: ContactInfo;
+  company_info: CompanyInfo;
+}
+
+export interface EvaluationInputs {
+  icps: KbProfile[];
+  personas: KbProfile[];
+  known: KnownBuyer | null;
 }

@@ -25,22 +25,25 @@ export class PipelineProducer {
     return this.queues[name];
   }
 
-  async enqueue(queue: PipelineQueue, job: PipelineJob, attempt?: string): Promise<void> {
-    await this.queues[queue].add(queue, job, { ...PIPELINE_JOB_OPTIONS, jobId: pipelineJobId(job.activityId, attempt) });
+  /** Queues the job; `pass` is the pass its id names (see `pipelineJobId`). */
+  async enqueue(queue: PipelineQueue, job: PipelineJob, pass?: string): Promise<void> {
+    await this.queues[queue].add(queue, job, { ...PIPELINE_JOB_OPTIONS, jobId: pipelineJobId(job.activityId, pass) });
   }
 
   /**
-   * Queues an activity again unless a live job (waiting, delayed or active) already has it. The
-   * new job gets a fresh id: the deterministic one may name a finished or failed job that is kept.
-   * A job is live while its hash exists without `finishedOn` (set on completion and on final
-   * failure; a job waiting to be retried has none). `Job.getState` would say the same, but it
-   * searches the waiting list, which is slow while a long backlog waits, and Redis does nothing
-   * else meanwhile.
+   * Starts an activity again at Resolve unless a live job (waiting, delayed or active) of its
+   * first pass has it on any queue: jobs carry the activity from step to step, so the step it is
+   * at is known to Redis only. The new pass gets a fresh id, as the deterministic one may name
+   * finished or failed jobs that are kept. A job is live while its hash exists without
+   * `finishedOn` (set on completion and on final failure; a job waiting to be retried has none).
+   * `Job.getState` would say the same, but it searches the waiting list, which is slow while a
+   * long backlog waits, and Redis does nothing else meanwhile.
    */
-  async requeue(queue: PipelineQueue, job: PipelineJob, now: number): Promise<boolean> {
-    const existing = await this.queues[queue].getJob(pipelineJobId(job.activityId));
-    if (existing && !existing.finishedOn) return false;
-    await this.enqueue(queue, job, `s${now}`);
+  async requeue(job: PipelineJob, now: number): Promise<boolean> {
+    const id = pipelineJobId(job.activityId);
+    const existing = await Promise.all(Object.values(this.queues).map((queue) => queue.getJob(id)));
+    if (existing.some((found) => found && !found.finishedOn)) return false;
+    await this.enqueue('resolve', { workspaceId: job.workspaceId, activityId: job.activityId }, `s${now}`);
     return true;
   }
 

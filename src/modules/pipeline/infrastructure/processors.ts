@@ -9,10 +9,11 @@ import { ResolveStep } from '../application/resolve.step';
 import { MetricsService } from '../../metrics/metrics.service';
 import { warnAtMostEvery } from '../../../shared/infrastructure/redis';
 import { PipelineProducer } from './pipeline.producer';
-import { isPipelineJob, PIPELINE_WORKER_OPTIONS, PipelineQueue } from './queues';
+import { isPipelineJob, passOf, PIPELINE_WORKER_OPTIONS, PipelineQueue } from './queues';
 
 /**
- * A thin processor: check the payload, run the step, queue the next one. A throw makes BullMQ
+ * A thin processor: check the payload, run the step, queue the next one with what the step found
+ * (the job's own data stays as it came, for a retry). A throw makes BullMQ
  * retry with backoff; a malformed payload is unrecoverable and kept as failed for inspection.
  */
 interface StepProcessor extends WorkerHost {
@@ -50,8 +51,12 @@ function PipelineProcessor(queue: PipelineQueue, step: Type<PipelineStep>): Type
 
     private async runStep(job: Job): Promise<void> {
       if (!isPipelineJob(job.data)) throw new UnrecoverableError('Malformed pipeline job payload');
-      const next = await this.pipelineStep.run(job.data);
-      if (next) await this.producer.enqueue(next, job.data);
+      const data = { ...job.data };
+      const next = await this.pipelineStep.run(data);
+      if (!next) return;
+      // The next step's job keeps this pass's id; going back to Resolve starts a new pass.
+      const pass = queue !== 'resolve' && next === 'resolve' ? `r${Date.now()}` : passOf(job.id, data.activityId);
+      await this.producer.enqueue(next, data, pass);
     }
   }
   Object.defineProperty(PipelineStepProcessor, 'name', { value: `${queue[0].toUpperCase()}${queue.slice(1)}Processor` });

@@ -8,8 +8,8 @@ const BATCH = 500;
 
 /**
  * Safety net for "nothing acknowledged is ever lost": an activity that has not moved for a while
- * (its job never reached Redis, or Redis lost it) is queued again at its current stage. Steps are
- * idempotent, so a job that was merely slow costs one no-op run.
+ * (its job never reached Redis, or Redis lost it) is started again at Resolve. Steps are
+ * idempotent, so a job that was merely slow costs one extra pass.
  */
 @Injectable()
 export class PipelineSweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -50,7 +50,7 @@ export class PipelineSweeper implements OnApplicationBootstrap, OnModuleDestroy 
     for (const activity of stale) {
       if (activity.stage === 'done') continue;
       const job = { workspaceId: activity.workspace_id, activityId: activity.id };
-      if (await this.producer.requeue(activity.stage, job, now)) requeued += 1;
+      if (await this.producer.requeue(job, now)) requeued += 1;
     }
     if (requeued > 0) this.logger.log(`Re-queued ${requeued} stale activities`);
     return requeued;

@@ -29,10 +29,11 @@ const OUTCOME_COLUMNS = [
 
 /**
  * Match: exclusions first, then the trigger's target. A match writes one Signal and folds it into
- * the Buyer; either way the activity ends here, and its row gets what the steps found. The jobs of one turn of the event loop are matched
- * together, per workspace, in one transaction holding their activities' row locks and their
- * Buyers' (each taken in key order), so each activity takes effect exactly once however often its
- * job runs, and the batch costs the round trips one activity used to.
+ * the Buyer; either way the activity ends here, and its row gets what the steps found. The jobs of
+ * one turn of the event loop are matched together, per workspace, in one transaction holding their
+ * activities' row locks and their Buyers' (each taken in key order), so each activity takes effect
+ * exactly once however often its job runs, and the batch costs the round trips one activity used
+ * to.
  */
 @Injectable()
 export class MatchStep extends PipelineStep {
@@ -149,7 +150,8 @@ export class MatchStep extends PipelineStep {
       const { person_key, identity, contact_info, company_info, evaluation } = activity;
       return { id: String(activity.id), changes: { person_key, identity, contact_info, company_info, evaluation, ...outcome } };
     });
-    // Locked above and not finished: whatever stage the row shows (an earlier version stored each one), it moves to done.
+    // Locked above and not finished: from whatever stage the row shows (an earlier version stored
+    // each step's), it moves to done.
     const outcome = advanceManySql(requireWorkspace(ctx), null, OUTCOME_COLUMNS, rows, now);
     const ctes = BuyerWriter.writeCtes(folds, signals, '$1', '$3', outcome.params);
     await preparedQuery(manager, `WITH ${ctes} ${outcome.sql}`, outcome.params);

@@ -1,6 +1,7 @@
 import { AppError } from '../../shared/application/app-error';
 import { canonicalizeUrl, MAX_URL_LENGTH } from '../../shared/domain/canonical-url';
 import { isSignalType, SIGNAL_TRIGGERS, SignalTrigger, SignalType, triggerBelongsTo } from '../signals/signal-types';
+import { isPlainObject } from '../../shared/domain/plain-object';
 
 /**
  * Validation of raw activities (DESIGN §2). All-or-nothing: the first problem in the batch is a
@@ -56,12 +57,6 @@ function depthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
 class Checker {
   constructor(private readonly path: string) {}
 
@@ -71,7 +66,7 @@ class Checker {
   }
 
   object(value: unknown, field: string, keys: readonly string[]): Record<string, unknown> {
-    if (!isObject(value)) this.fail(field, 'must be an object');
+    if (!isPlainObject(value)) this.fail(field, 'must be an object');
     for (const key of Object.keys(value)) {
       if (!keys.includes(key)) this.fail(`${field}.${key}`, 'is not a known field');
     }
@@ -101,7 +96,7 @@ class Checker {
    */
   hints(value: unknown, field: string): Record<string, unknown> | undefined {
     if (value === undefined || value === null) return undefined;
-    if (!isObject(value)) this.fail(field, 'must be an object');
+    if (!isPlainObject(value)) this.fail(field, 'must be an object');
     if (depthExceeds(value, MAX_HINT_DEPTH)) this.fail(field, `must not be nested more than ${MAX_HINT_DEPTH} levels deep`);
     return value;
   }
@@ -121,7 +116,7 @@ class Checker {
 function validateOne(raw: unknown, index: number): ActivityInput {
   // Annotated so that `c.fail(...)` (returns never) narrows types after it.
   const c: Checker = new Checker(`activities[${index}]`);
-  if (!isObject(raw)) c.fail(null, 'must be an object');
+  if (!isPlainObject(raw)) c.fail(null, 'must be an object');
   for (const key of Object.keys(raw)) if (!ACTIVITY_KEYS.includes(key)) c.fail(key, 'is not a known field');
 
   const externalId = c.text(raw.external_id, 'external_id', MAX_EXTERNAL_ID);
@@ -203,7 +198,7 @@ function validateOne(raw: unknown, index: number): ActivityInput {
 
 /** Validates an intake body `{"activities": [...]}`; returns the activities in order. */
 export function validateActivityBatch(body: unknown): ActivityInput[] {
-  if (!isObject(body)) throw AppError.validation('body', 'The request body must be a JSON object.');
+  if (!isPlainObject(body)) throw AppError.validation('body', 'The request body must be a JSON object.');
   for (const key of Object.keys(body)) {
     if (key !== 'activities') throw AppError.validation(key, `Unknown field ${JSON.stringify(key.slice(0, 100))}.`);
   }

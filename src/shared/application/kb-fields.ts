@@ -2,6 +2,7 @@ import { plainToInstance, Transform } from 'class-transformer';
 import { registerDecorator, validateSync, ValidationArguments } from 'class-validator';
 import { canonicalizeUrl, MAX_URL_LENGTH } from '../domain/canonical-url';
 import { isHttpUrl, isLinkedinCompanyUrl, MAX_DOMAIN_LENGTH, normalizeDomain } from '../domain/company-fields';
+import { isPlainObject } from '../domain/plain-object';
 import { AppError } from './app-error';
 
 /**
@@ -124,11 +125,6 @@ export function defineKbDtos<T extends Record<string, string>>(resource: string,
   return { create: build('create'), update: build('update') };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 /**
  * Validates a request body against a generated DTO class and returns the values to store:

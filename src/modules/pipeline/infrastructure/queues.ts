@@ -3,6 +3,7 @@ import { formatId, ID_PREFIXES } from '../../../shared/domain/ids';
 import type { ActivityEvaluation } from '../../activities/activity.entity';
 import type { CompanyInfo, ContactInfo } from '../../buyers/buyer-shape';
 import type { ResolvedIdentity } from '../domain/identity';
+import { isPlainObject } from '../../../shared/domain/plain-object';
 
 /** The four pipeline queues, in order (DESIGN §3). */
 export const PIPELINE_QUEUES = ['resolve', 'enrich', 'evaluate', 'match'] as const;
@@ -38,19 +39,15 @@ export function isPipelineJob(data: unknown): data is PipelineJob {
     typeof job === 'object' && job !== null &&
     typeof job.workspaceId === 'string' && /^[0-9]{1,19}$/.test(job.workspaceId) &&
     typeof job.activityId === 'string' && /^[0-9]{1,19}$/.test(job.activityId) &&
-    (job.carried === undefined || isObject(job.carried))
+    (job.carried === undefined || isPlainObject(job.carried))
   );
 }
 
 /** What a job carries, if it carries at least the fields a step needs (each a plain object). */
 export function carriedWith<K extends keyof Carried>(job: PipelineJob, ...fields: K[]): (Carried & Required<Pick<Carried, K>>) | null {
   const carried = job.carried;
-  if (!isObject(carried) || !isObject(carried.identity) || typeof carried.identity.personKey !== 'string') return null;
-  return fields.every((field) => isObject(carried[field])) ? (carried as Carried & Required<Pick<Carried, K>>) : null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isPlainObject(carried) || !isPlainObject(carried.identity) || typeof carried.identity.personKey !== 'string') return null;
+  return fields.every((field) => isPlainObject(carried[field])) ? (carried as Carried & Required<Pick<Carried, K>>) : null;
 }
 
 /**

@@ -12,6 +12,9 @@
  * texts are copied from the repositories: the Signals and Buyers ones from their source, the
  * knowledge-base ones as KbRepository.page / insert / softDelete build them from the entity's
  * metadata.
+ *
+ * `npm run bench` runs it compiled (bench/tsconfig.servers.json), as the API runs: under ts-node
+ * Node's `domain` module would be loaded, which slows every EventEmitter in the process.
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';

@@ -8,8 +8,6 @@ import { PipelineStep, restart } from './pipeline-step';
 /** Enrich: the provider's person and company, with the activity's own hints winning over them. */
 @Injectable()
 export class EnrichStep extends PipelineStep {
-  readonly stage = 'enrich' as const;
-
   constructor(@Inject(ENRICHMENT_PROVIDER) private readonly provider: EnrichmentProvider) {
     super();
   }

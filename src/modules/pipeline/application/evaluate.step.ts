@@ -9,8 +9,6 @@ import { PipelineStep, restart } from './pipeline-step';
 /** Evaluate: the company against the active ICPs, the person against the active Personas. */
 @Injectable()
 export class EvaluateStep extends PipelineStep {
-  readonly stage = 'evaluate' as const;
-
   constructor(
     private readonly kb: KbLookupRepository,
     @Inject(EVALUATOR) private readonly evaluator: Evaluator,

@@ -37,7 +37,6 @@ const OUTCOME_COLUMNS = [
  */
 @Injectable()
 export class MatchStep extends PipelineStep {
-  readonly stage = 'match' as const;
   private readonly batches = new DataLoader<PipelineJob, PipelineQueue | null>((jobs) => this.runBatch(jobs), turnBatching());
 
   constructor(

@@ -7,8 +7,6 @@ import type { PipelineJob, PipelineQueue } from '../infrastructure/queues';
  * the work again, and Match, which writes the outcome, takes effect once per activity.
  */
 export abstract class PipelineStep {
-  abstract readonly stage: PipelineQueue;
-
   abstract run(job: PipelineJob): Promise<PipelineQueue | null>;
 }
 

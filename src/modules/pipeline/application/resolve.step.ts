@@ -11,8 +11,6 @@ import { PipelineStep } from './pipeline-step';
 /** Resolve: normalise the identity, compute the hashed emails, and key the person. */
 @Injectable()
 export class ResolveStep extends PipelineStep {
-  readonly stage = 'resolve' as const;
-
   constructor(
     private readonly activities: ActivitiesRepository,
     private readonly directory: DirectoryRepository,

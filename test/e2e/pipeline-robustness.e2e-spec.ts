@@ -445,6 +445,37 @@ describe('a job that ran out of attempts', () => {
   });
 });
 
+describe('an activity the sweep has started again', () => {
+  test('is not started again by the next sweep while its new pass waits', async () => {
+    const { ws, url } = await targetWorkspace(inline);
+    const [job] = await storeUnqueued(inline, ws, [visit(`resweep-${unique()}@acme.com`, url, minute(9))]);
+    const publicId = formatId(ID_PREFIXES.activity, job.activityId);
+    // Untouched for ten minutes, with no job on any queue: the sweep's to start again.
+    await inlineDb.query(
+      `UPDATE activities SET created_at = now() - interval '10 minutes', updated_at = now() - interval '10 minutes' WHERE id = $1`,
+      [job.activityId],
+    );
+    const resolveQueue = inline.app.get(PipelineProducer).queue('resolve');
+    const passes = async () =>
+      (await resolveQueue.getJobs(['waiting', 'delayed', 'active', 'prioritized', 'completed', 'failed']))
+        .map((j) => j.id)
+        .filter((id) => id?.startsWith(`${publicId}-s`));
+
+    // The new pass is held up (as behind a backlog): Resolve fails for now, so its job stays live.
+    const held = jest.spyOn(ResolveStep.prototype, 'run').mockRejectedValue(new Error('busy'));
+    try {
+      const sweeper = inline.app.get(PipelineSweeper);
+      expect(await sweeper.sweep(60_000)).toBeGreaterThanOrEqual(1);
+      expect(await passes()).toHaveLength(1);
+      await sweeper.sweep(60_000);
+      expect(await passes()).toHaveLength(1);
+    } finally {
+      held.mockRestore();
+    }
+    expect((await waitDone(inline, ws, publicId)).status).toBe('processed');
+  });
+});
+
 describe('separate worker processes', () => {
   const PERSONS = 30;
 

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { WorkspaceContext } from '../../../shared/application/workspace-context';
 import { ActivitiesRepository } from '../../activities/activities.repository';
 import { PipelineProducer } from './pipeline.producer';
 
@@ -9,7 +10,9 @@ const BATCH = 500;
 /**
  * Safety net for "nothing acknowledged is ever lost": an activity that has not moved for a while
  * (its job never reached Redis, or Redis lost it) is started again at Resolve. Steps are
- * idempotent, so a job that was merely slow costs one extra pass.
+ * idempotent, so a job that was merely slow costs one extra pass. An activity started again is
+ * marked as touched then: its row does not change until Match, so otherwise every later sweep
+ * would start yet another pass while the first still waits behind a backlog.
  */
 @Injectable()
 export class PipelineSweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -50,7 +53,9 @@ export class PipelineSweeper implements OnApplicationBootstrap, OnModuleDestroy 
     for (const activity of stale) {
       if (activity.stage === 'done') continue;
       const job = { workspaceId: activity.workspace_id, activityId: activity.id };
-      if (await this.producer.requeue(job, now)) requeued += 1;
+      if (!(await this.producer.requeue(job, now))) continue;
+      requeued += 1;
+      await this.activities.advance(WorkspaceContext.forPipeline(activity.workspace_id), activity.id, activity.stage, {}, new Date(now));
     }
     if (requeued > 0) this.logger.log(`Re-queued ${requeued} stale activities`);
     return requeued;

@@ -7,7 +7,7 @@ import { ActivitiesModule } from './modules/activities/activities.module';
 import { BuyersModule } from './modules/buyers/buyers.module';
 import { HealthModule } from './modules/health/health.module';
 import { KbModule } from './modules/kb/kb.module';
-import { HttpMetricsMiddleware } from './modules/metrics/metrics.middleware';
+import { HttpMetrics } from './modules/metrics/http-metrics';
 import { MetricsModule } from './modules/metrics/metrics.module';
 import { PipelineModule } from './modules/pipeline/pipeline.module';
 import { SignalsModule } from './modules/signals/signals.module';
@@ -20,11 +20,12 @@ import { RateLimitModule } from './shared/interface/http/rate-limit.module';
 import { WorkspaceInterceptor } from './shared/interface/http/workspace.interceptor';
 
 /**
- * The API's middleware, as one router layer: the request log and metrics first, so that responses
- * the pipeline refuses (401, 429) are logged and counted too; then the request id, the key
- * (authentication first), the workspace's rate limit, and only then the body.
+ * The API's middleware, as one router layer: the request log first (it also times each request
+ * for the metrics: HttpMetrics), so that responses the pipeline refuses (401, 429) are logged and
+ * counted too; then the request id, the key (authentication first), the workspace's rate limit,
+ * and only then the body.
  */
-const ApiEdge = middlewareSequence(RequestLogMiddleware, HttpMetricsMiddleware, RequestPipelineMiddleware);
+const ApiEdge = middlewareSequence(RequestLogMiddleware, RequestPipelineMiddleware);
 
 /** The HTTP API. */
 @Module({})
@@ -51,7 +52,7 @@ export class AppModule implements NestModule {
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_INTERCEPTOR, useClass: WorkspaceInterceptor },
-        HttpMetricsMiddleware,
+        HttpMetrics,
         RequestPipelineMiddleware,
       ],
     };

@@ -82,12 +82,17 @@ describe('createHttpLogger', () => {
     handle: (req: IncomingMessage, res: ServerResponse) => void,
     path: string,
     headers: Record<string, string>,
-    { logLevel = 'info', abandon = false } = {},
+    { logLevel = 'info', abandon = false, raw = [] as string[], finished = [] as Array<{ status: number; seconds: number }> } = {},
   ): Promise<Array<Record<string, any>>> {
     const lines: Array<Record<string, any>> = [];
     const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))));
+    stream.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8').split('\n').filter(Boolean);
+      raw.push(...text);
+      lines.push(...text.map((line) => JSON.parse(line)));
+    });
     const logger = createHttpLogger({ logLevel } as AppConfig, stream);
+    logger.onFinished((_req, res, seconds) => finished.push({ status: res.statusCode, seconds }));
     const server = createServer((req, res) => logger(req, res, () => handle(req, res)));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
@@ -138,6 +143,29 @@ describe('createHttpLogger', () => {
     expect(line.res).toEqual({ statusCode: 200 });
     expect(typeof line.responseTime).toBe('number');
     expect(JSON.stringify(line)).not.toMatch(/svc_live_|secret/);
+  });
+
+  it('writes the line of a completed request byte for byte as pino would write it', async () => {
+    const raw: string[] = [];
+    const [line] = await logRequest(authenticated(200), '/v1/kb/icps?limit=5', { authorization: 'Bearer svc_live_secret', 'x-note': '"quoted" \\ é' }, { raw });
+    const { level, time, pid, hostname, msg, ...fields } = line;
+    const written: string[] = [];
+    const reference = pino({ level: 'info' }, { write: (text: string) => void written.push(text) });
+    reference.info(fields, msg);
+    expect(raw).toHaveLength(1);
+    expect(`${raw[0]}\n`).toBe(written[0].replace(/"time":\d+/, `"time":${time}`));
+    expect({ level, pid, hostname, msg }).toEqual({ level: 30, pid: process.pid, hostname: expect.any(String), msg: 'request completed' });
+    expect(line.req.headers['x-note']).toBe('"quoted" \\ é');
+  });
+
+  it('reports each request sent in full to its onFinished listeners, probes included, and not an abandoned one', async () => {
+    const finished: Array<{ status: number; seconds: number }> = [];
+    await logRequest(authenticated(201), '/v1/kb/icps', { authorization: 'Bearer svc_live_secret' }, { finished });
+    await logRequest((_req, res) => res.end('{}'), '/health/live', {}, { finished });
+    await logRequest(() => undefined, '/v1/buyers', {}, { abandon: true, finished });
+    expect(finished.map(({ status }) => status)).toEqual([201, 200]);
+    for (const { seconds } of finished) expect(seconds).toBeGreaterThanOrEqual(0);
+    for (const { seconds } of finished) expect(seconds).toBeLessThan(5);
   });
 
   it('writes a failed request with its error, and its workspace id', async () => {

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { routePattern } from './metrics.middleware';
+import { routePattern } from './http-metrics';
 
 const request = (route: unknown, baseUrl = '') => ({ route, baseUrl }) as unknown as Request;
 

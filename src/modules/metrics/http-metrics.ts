@@ -1,0 +1,32 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import type { Request } from 'express';
+import { HTTP_LOGGER, HttpLogger } from '../../config/logging.module';
+import { MetricsService, UNMATCHED_ROUTE } from './metrics.service';
+
+/**
+ * The route pattern that served the request (`/v1/kb/icps/:icp_id`), never the URL itself, so
+ * the label's values stay few. Nest mounts middleware as catch-all wildcard routes, so a request
+ * that never reached a controller route (unknown path, refused by the middleware for want of a
+ * key or over the rate limit) is left with one of those; the API's own routes have no wildcards.
+ */
+export function routePattern(req: Request): string {
+  const path: unknown = req.route?.path;
+  if (typeof path !== 'string' || path.includes('*')) return UNMATCHED_ROUTE;
+  return `${req.baseUrl ?? ''}${path}` || '/';
+}
+
+/**
+ * Times every response sent in full, from the request log's one listener per request
+ * (`HttpLogger.onFinished`); the route is read when it finishes, once routing has happened.
+ */
+@Injectable()
+export class HttpMetrics implements OnModuleInit {
+  constructor(
+    private readonly metrics: MetricsService,
+    @Inject(HTTP_LOGGER) private readonly http: HttpLogger,
+  ) {}
+
+  onModuleInit(): void {
+    this.http.onFinished((req, res, seconds) => this.metrics.recordRequest(req.method ?? '', routePattern(req as Request), res.statusCode, seconds));
+  }
+}

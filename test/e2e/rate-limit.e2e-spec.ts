@@ -122,6 +122,70 @@ describe('per-workspace rate limit', () => {
   });
 });
 
+describe('rate limit of a busy workspace', () => {
+  const BUSY_LIMIT = 10_000;
+  // 1 % of the limit: the most hits one process reserves at a time.
+  const MOST_RESERVED = BUSY_LIMIT / 100;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_LIMIT: String(BUSY_LIMIT), RATE_LIMIT_TTL_S: '60' });
+  });
+  afterAll(() => t.close());
+
+  it('counts every hit of one process exactly, most of them from hits reserved in Redis beforehand', async () => {
+    const limiter = t.app.get(RateLimiter);
+    const storage = t.app.get<{ redis: Redis }>(getStorageToken());
+    const sent = jest.spyOn(storage.redis, 'sendCommand');
+    try {
+      const subject = `ws:busy-${Date.now()}`;
+      const remaining: number[] = [];
+      for (let i = 0; i < BUSY_LIMIT; i++) {
+        const state = (await limiter.hit(subject))!;
+        if (state.blocked || state.limit !== BUSY_LIMIT || state.reset <= 0 || state.reset > 60) throw new Error(`hit ${i + 1}: ${JSON.stringify(state)}`);
+        remaining.push(state.remaining);
+      }
+      expect(remaining).toEqual(Array.from({ length: BUSY_LIMIT }, (_, i) => BUSY_LIMIT - i - 1));
+      const over = await limiter.hit(subject);
+      expect([over!.blocked, over!.remaining, over!.retryAfter > 0]).toEqual([true, 0, true]);
+      // 1, 1+1, 1+2, 1+4, … 1+64, then 1+100 at a time.
+      expect(sent.mock.calls.length).toBeLessThan(120);
+      const client = new Redis(t.config.redisUrl);
+      try {
+        const counted = await client.get(`{${t.config.queuePrefix}:rl:${subject}:workspace}:hits`);
+        expect(Number(counted)).toBe(BUSY_LIMIT + 1);
+      } finally {
+        client.disconnect();
+      }
+    } finally {
+      sent.mockRestore();
+    }
+  });
+
+  it('shares the budget between processes: never more than the limit, at most 1 % each refused early', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(t.config)] }).compile();
+    const second = apiApplication(moduleRef);
+    await second.init();
+    try {
+      const limiters = [t.app.get(RateLimiter), second.get(RateLimiter)];
+      const subject = `ws:shared-${Date.now()}`;
+      let allowed = 0;
+      const blocked = [false, false];
+      for (let i = 0; !(blocked[0] && blocked[1]) && i < 2 * BUSY_LIMIT; i++) {
+        const which = Math.floor(i / 7) % 2;
+        const state = (await limiters[which].hit(subject))!;
+        if (state.blocked) blocked[which] = true;
+        else if (!blocked[which]) allowed += 1;
+        else throw new Error('allowed again after a refusal within the window');
+      }
+      expect(blocked).toEqual([true, true]);
+      expect(allowed).toBeLessThanOrEqual(BUSY_LIMIT);
+      expect(allowed).toBeGreaterThanOrEqual(BUSY_LIMIT - 2 * MOST_RESERVED);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe('rate limit when Redis goes away', () => {
   let t: TestApp;
   let redis: RedisServer;

@@ -7,7 +7,9 @@ import { groupBy, turnBatching } from '../../infrastructure/turn-batching';
 /**
  * Counts `ARGV[5]` hits at once, with the storage package's rules: the window starts with the
  * first hit and lasts `ttl` ms; a hit beyond `limit` blocks the key for `blockDuration` ms. Also
- * answers whether the key was blocked before these hits.
+ * answers whether the key was blocked before these hits. Then reserves up to `ARGV[6]` more hits
+ * of the window for the caller, as far as they fit within `limit`, and answers how many it
+ * reserved.
  */
 const COUNT_HITS = `
 local hitKey = KEYS[1]
@@ -16,6 +18,7 @@ local ttl = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
 local blockDuration = tonumber(ARGV[4])
 local count = tonumber(ARGV[5])
+local extra = tonumber(ARGV[6])
 local totalHits = redis.call('INCRBY', hitKey, count)
 local timeToExpire = redis.call('PTTL', hitKey)
 if timeToExpire <= 0 then
@@ -32,9 +35,23 @@ elseif totalHits > limit then
 else
   timeToBlockExpire = 0
 end
-return { totalHits, timeToExpire, wasBlocked, timeToBlockExpire }`;
+local reserved = 0
+if wasBlocked == 0 and extra > 0 and totalHits < limit then
+  reserved = math.min(extra, limit - totalHits)
+  redis.call('INCRBY', hitKey, reserved)
+end
+return { totalHits, timeToExpire, wasBlocked, timeToBlockExpire, reserved }`;
 
-type CountHits = (hitKey: string, blockKey: string, name: string, ttl: number, limit: number, block: number, count: number) => Promise<unknown>;
+type CountHits = (
+  hitKey: string,
+  blockKey: string,
+  name: string,
+  ttl: number,
+  limit: number,
+  block: number,
+  count: number,
+  extra: number,
+) => Promise<unknown>;
 
 interface Hit {
   key: string;
@@ -45,15 +62,43 @@ interface Hit {
 }
 
 /**
+ * Hits of a key's current window reserved in Redis for this process: numbers `next` to `last` of
+ * the window's count, to be handed out in order until `windowEnd` (ms since the epoch).
+ */
+interface Reservation {
+  next: number;
+  last: number;
+  windowEnd: number;
+  /** How many hits the last reservation asked for; the next one asks for twice as many. */
+  size: number;
+  /** Calls to Redis for this key under way; only one at a time asks for a reservation. */
+  inFlight: number;
+}
+
+/** A busy key reserves at most this share of its limit at a time (none below a limit of 100). */
+const RESERVATION_SHARE = 100;
+/** Reservations are forgotten once their window is over, checked when this many are kept. */
+const RESERVATIONS_KEPT = 10_000;
+
+/**
  * The rate limit's Redis storage (the package's client and lifecycle, keys in its layout). The hits
  * of one turn of the event loop go to Redis together — one script call per key, run by its hash —
  * and each request still gets its own count, in arrival order, exactly as if counted one by one.
  * Under load a turn holds several requests of a workspace, so this saves Redis and the API most of
  * a round trip per request.
+ *
+ * A key that needs Redis more than once in a window is busy, and from then on each call also
+ * reserves hits of the window for this process — 1, 2, 4, … up to 1 % of the limit (none for a
+ * limit under 100) — that its next hits are counted from without a round trip, with the same
+ * numbers they would have had in Redis. One process alone is counted exactly. Several processes
+ * share the budget as before, except that hits one has reserved and not yet used count as spent
+ * for the others: a workspace may be refused up to 1 % of its limit per process early, never
+ * allowed more than its limit.
  */
 export class RedisThrottlerStorage extends ThrottlerStorageRedisService {
   private readonly countHits: CountHits;
   private readonly hits = new DataLoader<Hit, ThrottlerStorageRecord>((hits) => this.countBatch(hits), turnBatching(1_000));
+  private readonly reservations = new Map<string, Reservation>();
 
   constructor(url: string, options: RedisOptions) {
     super(url, options);
@@ -63,6 +108,14 @@ export class RedisThrottlerStorage extends ThrottlerStorageRedisService {
   }
 
   override increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+    const reserved = this.reservations.get(reservationKey(key, throttlerName));
+    if (reserved !== undefined && reserved.next <= reserved.last) {
+      const now = Date.now();
+      if (now < reserved.windowEnd) {
+        const totalHits = reserved.next++;
+        return Promise.resolve({ totalHits, timeToExpire: Math.ceil((reserved.windowEnd - now) / 1000), isBlocked: false, timeToBlockExpire: 0 });
+      }
+    }
     return this.hits.load({ key, ttl, limit, blockDuration, throttlerName });
   }
 
@@ -75,12 +128,25 @@ export class RedisThrottlerStorage extends ThrottlerStorageRedisService {
     await Promise.all(
       [...groups.values()].map(async (group) => {
         const { key, ttl, limit, blockDuration, throttlerName } = group[0].hit;
+        const reservation = this.reservationFor(reservationKey(key, throttlerName), limit);
+        const extra = reservation.inFlight === 0 ? reservation.size : 0;
+        reservation.inFlight += 1;
         try {
-          const answer = await this.countHits(`{${key}:${throttlerName}}:hits`, `{${key}:${throttlerName}}:blocked`, throttlerName, ttl, limit, blockDuration, group.length);
-          if (!Array.isArray(answer) || answer.length !== 4 || answer.some((value) => typeof value !== 'number')) {
+          const answer = await this.countHits(
+            `{${key}:${throttlerName}}:hits`,
+            `{${key}:${throttlerName}}:blocked`,
+            throttlerName,
+            ttl,
+            limit,
+            blockDuration,
+            group.length,
+            extra,
+          );
+          if (!Array.isArray(answer) || answer.length !== 5 || answer.some((value) => typeof value !== 'number')) {
             throw new TypeError(`Unexpected answer from the rate-limit script: ${JSON.stringify(answer)}`);
           }
-          const [total, timeToExpire, wasBlocked, timeToBlockExpire] = answer as number[];
+          const [total, timeToExpire, wasBlocked, timeToBlockExpire, granted] = answer as number[];
+          this.reserved(reservation, total, granted, timeToExpire, limit);
           group.forEach(({ index }, position) => {
             const totalHits = total - group.length + position + 1;
             const isBlocked = wasBlocked === 1 || totalHits > limit;
@@ -93,9 +159,46 @@ export class RedisThrottlerStorage extends ThrottlerStorageRedisService {
           });
         } catch (error) {
           for (const { index } of group) records[index] = error instanceof Error ? error : new Error(String(error));
+        } finally {
+          reservation.inFlight -= 1;
         }
       }),
     );
     return records;
   }
+
+  /** The key's reservation, with the size its next call to Redis asks for. */
+  private reservationFor(id: string, limit: number): Reservation {
+    const now = Date.now();
+    let reservation = this.reservations.get(id);
+    if (reservation === undefined || (now >= reservation.windowEnd && reservation.inFlight === 0)) {
+      if (this.reservations.size >= RESERVATIONS_KEPT) this.forgetEnded(now);
+      // The first call of a window reserves nothing: a key that is not busy is counted in Redis only.
+      reservation = { next: 1, last: 0, windowEnd: Number.POSITIVE_INFINITY, size: 0, inFlight: 0 };
+      this.reservations.set(id, reservation);
+    } else if (reservation.inFlight === 0) {
+      reservation.size = Math.min(Math.max(reservation.size * 2, 1), Math.floor(limit / RESERVATION_SHARE));
+    }
+    return reservation;
+  }
+
+  /** Takes what Redis reserved after `total`: the window's hits `total + 1` to `total + granted`. */
+  private reserved(reservation: Reservation, total: number, granted: number, timeToExpire: number, limit: number): void {
+    const windowEnd = Date.now() + timeToExpire;
+    if (granted > 0 && total + granted <= limit) {
+      reservation.next = total + 1;
+      reservation.last = total + granted;
+    }
+    if (reservation.windowEnd === Number.POSITIVE_INFINITY || granted > 0) reservation.windowEnd = windowEnd;
+  }
+
+  private forgetEnded(now: number): void {
+    for (const [id, reservation] of this.reservations) {
+      if (now >= reservation.windowEnd && reservation.inFlight === 0) this.reservations.delete(id);
+    }
+  }
+}
+
+function reservationKey(key: string, throttlerName: string): string {
+  return `${throttlerName}\u0000${key}`;
 }

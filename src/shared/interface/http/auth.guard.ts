@@ -17,10 +17,13 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  /** Whether a route is public, by handler and class: the metadata is read once per route. */
+  private readonly publicRoutes = new WeakMap<object, WeakMap<object, boolean>>();
+
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    if (this.isPublic(context.getHandler(), context.getClass())) return true;
     const req = context.switchToHttp().getRequest<AppRequest>();
     const auth = req.state?.auth;
     if (!auth) throw AppError.unauthenticated();
@@ -28,5 +31,16 @@ export class AuthGuard implements CanActivate {
       throw new AppError(ErrorCode.permissionDenied, 'This API key is read-only; a key with write scope is required.');
     }
     return true;
+  }
+
+  private isPublic(handler: object, controller: object): boolean {
+    let byClass = this.publicRoutes.get(handler);
+    if (!byClass) this.publicRoutes.set(handler, (byClass = new WeakMap()));
+    let isPublic = byClass.get(controller);
+    if (isPublic === undefined) {
+      isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler as () => void, controller as () => void]) === true;
+      byClass.set(controller, isPublic);
+    }
+    return isPublic;
   }
 }

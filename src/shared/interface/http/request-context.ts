@@ -28,6 +28,18 @@ export type AppRequest = Request & { state: RequestState };
 /** Routes outside the versioned API that answer without a key. */
 export const PUBLIC_PATHS = ['/health/live', '/health/ready', '/metrics', '/docs', '/openapi.json'];
 
+const PUBLIC_PREFIXES = PUBLIC_PATHS.map((path) => `${path}/`);
+
+/** Whether `path` (no query string) is a public path or lies under one. */
 export function isPublicPath(path: string): boolean {
-  return PUBLIC_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  for (let i = 0; i < PUBLIC_PATHS.length; i++) {
+    if (path === PUBLIC_PATHS[i] || path.startsWith(PUBLIC_PREFIXES[i])) return true;
+  }
+  return false;
+}
+
+/** The path of a request URL: what comes before its query string. */
+export function pathOfUrl(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import express, { NextFunction, Response } from 'express';
 import { AppError } from '../../application/app-error';
-import { ApiKeyAuthenticator, API_KEY_AUTHENTICATOR, AppRequest, isPublicPath } from './request-context';
+import { ApiKeyAuthenticator, API_KEY_AUTHENTICATOR, AppRequest, isPublicPath, pathOfUrl } from './request-context';
 import { applyRateLimit, RateLimiter } from './rate-limiter';
 import { newRequestId } from './request-id';
 
@@ -44,7 +44,7 @@ export class RequestPipelineMiddleware implements NestMiddleware {
   async use(req: AppRequest, res: Response, next: NextFunction): Promise<void> {
     assignRequestId(req, res);
     // req.path is relative to the middleware's mount point; the original URL is not.
-    if (isPublicPath(req.originalUrl.split('?', 1)[0])) return next();
+    if (isPublicPath(pathOfUrl(req.originalUrl))) return next();
     await this.authenticate(req, res);
     applyRateLimit(res, await this.limiter.hit(`ws:${req.state.auth!.workspaceId}`));
     parseBody(req, res, next);

@@ -7,11 +7,12 @@ import { setFlagsFromString } from 'node:v8';
  * V8 chooses that factor itself, up to 4× on a machine with 2 GB of heap or more (every server),
  * and under load it sits at 4×: the API's live heap is about 40 MB, but each busy connection keeps
  * a page of rows and its JSON alive across young collections, so they reach the old generation
- * and the process grows to 300–350 MB of RSS before a full collection clears them. At 2.5× the
- * peak is about 250 MB, for no CPU cost that could be measured against the noise of a loaded
- * 2-core machine (docs/performance.md); at 1.8× about 200 MB, for 3–5 % more CPU per request.
+ * and the process grows to 300–350 MB of RSS before a full collection clears them. At 2.1× the
+ * peak is about 255–270 MB on the busiest lists, 15–20 MB under 2.5×, for no CPU cost that could be
+ * measured against the noise of a loaded 2-core machine (docs/performance.md); at 1.8× about
+ * 200–225 MB, for 3–5 % more CPU per request.
  */
-export const HEAP_GROWING_PERCENT = 150;
+export const HEAP_GROWING_PERCENT = 110;
 
 const GROWTH_FLAGS = /--(heap[-_]growing[-_]percent|max[-_]old[-_]space[-_]size|max[-_]heap[-_]size)\b/;
 

@@ -59,6 +59,9 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(ApiEdge).forRoutes('*');
+    // The root path, which Nest mounts with Express's use('/'): it runs for every request with
+    // no pattern to match and nothing to cut from the URL. A wildcard ('*') is a pattern Express
+    // matches, decodes and trims the URL by for every request.
+    consumer.apply(ApiEdge).forRoutes('/');
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Client } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { ApiKeyAuthenticator, AuthenticatedKey } from '../../shared/interface/http/request-context';
-import { hashApiKey } from './api-key';
+import { apiKeyHashText } from './api-key';
 import { API_KEYS_CHANGED, WorkspacesService } from './workspaces.service';
 
 const MAX_ENTRIES = 10_000;
@@ -38,7 +38,7 @@ export class CachingApiKeyAuthenticator implements ApiKeyAuthenticator, OnModule
   async authenticate(key: string): Promise<AuthenticatedKey | null> {
     if (!this.listener && !this.closed) this.listen();
     // Keyed by the hash: the process holds no key in clear longer than the request does.
-    const id = hashApiKey(key).toString('base64');
+    const id = apiKeyHashText(key);
     const cached = this.listening ? this.entries.get(id) : undefined;
     if (cached && cached.expires > Date.now()) return cached.auth;
     // Whether the answer may be kept is decided before the lookup: an announcement that

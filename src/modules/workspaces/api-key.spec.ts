@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { displayPrefix, generateApiKey, hashApiKey, isApiKeyShaped } from './api-key';
+import { apiKeyHashText, displayPrefix, generateApiKey, hashApiKey, isApiKeyShaped } from './api-key';
 
 describe('API keys', () => {
   it('are svc_live_ and 40 base62 characters, different every time', () => {
@@ -18,6 +18,13 @@ describe('API keys', () => {
       expect(hashApiKey(key).equals(expected)).toBe(true);
     }
     expect(hashApiKey('svc_live_a').equals(hashApiKey('svc_live_b'))).toBe(false);
+  });
+
+  it('give the same hash as text, in base64', () => {
+    for (const key of [generateApiKey(), 'svc_live_short', 'svc_live_é€😀']) {
+      expect(apiKeyHashText(key)).toBe(createHash('sha256').update(key, 'utf8').digest('base64'));
+    }
+    expect(apiKeyHashText('svc_live_a')).not.toBe(apiKeyHashText('svc_live_b'));
   });
 
   it('show only the prefix and four characters of the secret', () => {

@@ -161,6 +161,20 @@ describe('rate limit of a busy workspace', () => {
     }
   });
 
+  it('keeps at most 10,000 keys’ reservations, and still counts every key beyond them', async () => {
+    const limiter = t.app.get(RateLimiter);
+    const storage = t.app.get<{ reservations: Map<string, unknown> }>(getStorageToken());
+    const run = `many-${Date.now()}`;
+    for (let start = 0; start < 10_050; start += 1_000) {
+      const subjects = Array.from({ length: Math.min(1_000, 10_050 - start) }, (_, i) => `ip:${run}-${start + i}`);
+      const states = await Promise.all(subjects.map((subject) => limiter.hit(subject)));
+      expect(states.every((state) => state !== null && state.remaining === BUSY_LIMIT - 1 && !state.blocked)).toBe(true);
+    }
+    expect(storage.reservations.size).toBeLessThanOrEqual(10_000);
+    const again = await limiter.hit(`ip:${run}-10049`);
+    expect(again!.remaining).toBe(BUSY_LIMIT - 2);
+  });
+
   it('shares the budget between processes: never more than the limit, at most 1 % each refused early', async () => {
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(t.config)] }).compile();
     const second = apiApplication(moduleRef);

@@ -77,8 +77,10 @@ interface Reservation {
 
 /** A busy key reserves at most this share of its limit at a time (none below a limit of 100). */
 const RESERVATION_SHARE = 100;
-/** Reservations are forgotten once their window is over, checked when this many are kept. */
+/** At most this many keys' reservations are kept; those whose window is over are forgotten first. */
 const RESERVATIONS_KEPT = 10_000;
+/** How often, at most, the kept reservations are swept for ended windows once the bound is reached. */
+const FORGET_EVERY_MS = 1_000;
 
 /**
  * The rate limit's Redis storage (the package's client and lifecycle, keys in its layout). The hits
@@ -99,6 +101,7 @@ export class RedisThrottlerStorage extends ThrottlerStorageRedisService {
   private readonly countHits: CountHits;
   private readonly hits = new DataLoader<Hit, ThrottlerStorageRecord>((hits) => this.countBatch(hits), turnBatching(1_000));
   private readonly reservations = new Map<string, Reservation>();
+  private lastForget = 0;
 
   constructor(url: string, options: RedisOptions) {
     super(url, options);
@@ -172,10 +175,12 @@ export class RedisThrottlerStorage extends ThrottlerStorageRedisService {
     const now = Date.now();
     let reservation = this.reservations.get(id);
     if (reservation === undefined || (now >= reservation.windowEnd && reservation.inFlight === 0)) {
-      if (this.reservations.size >= RESERVATIONS_KEPT) this.forgetEnded(now);
+      if (this.reservations.size >= RESERVATIONS_KEPT && now - this.lastForget >= FORGET_EVERY_MS) this.forgetEnded(now);
       // The first call of a window reserves nothing: a key that is not busy is counted in Redis only.
       reservation = { next: 1, last: 0, windowEnd: Number.POSITIVE_INFINITY, size: 0, inFlight: 0 };
-      this.reservations.set(id, reservation);
+      // Past the bound (many keys at once, e.g. addresses guessing keys) a new key is counted in
+      // Redis alone, as a limit under 100 is: what is kept stays bounded.
+      if (this.reservations.has(id) || this.reservations.size < RESERVATIONS_KEPT) this.reservations.set(id, reservation);
     } else if (reservation.inFlight === 0) {
       reservation.size = Math.min(Math.max(reservation.size * 2, 1), Math.floor(limit / RESERVATION_SHARE));
     }
@@ -193,6 +198,7 @@ export class RedisThrottlerStorage extends ThrottlerStorageRedisService {
   }
 
   private forgetEnded(now: number): void {
+    this.lastForget = now;
     for (const [id, reservation] of this.reservations) {
       if (now >= reservation.windowEnd && reservation.inFlight === 0) this.reservations.delete(id);
     }

@@ -5,9 +5,10 @@ import { MetricsService, UNMATCHED_ROUTE } from './metrics.service';
 
 /**
  * The route pattern that served the request (`/v1/kb/icps/:icp_id`), never the URL itself, so
- * the label's values stay few. Nest mounts middleware as catch-all wildcard routes, so a request
- * that never reached a controller route (unknown path, refused by the middleware for want of a
- * key or over the rate limit) is left with one of those; the API's own routes have no wildcards.
+ * the label's values stay few. Express sets `req.route` only when a route serves the request, so
+ * one that never reached a controller route (unknown path, refused by the middleware for want of
+ * a key or over the rate limit) has none. A wildcard pattern counts as unmatched too: middleware
+ * mounted on a wildcard route would leave one, and the API's own routes have no wildcards.
  */
 export function routePattern(req: Request): string {
   const path: unknown = req.route?.path;

@@ -32,7 +32,7 @@ import { PipelineModule } from '../src/modules/pipeline/pipeline.module';
 import { demoActivity, demoKnowledgeBase } from '../src/modules/seed/demo-data';
 import { KB_SERVICES } from '../src/modules/seed/demo-seed.service';
 import { PipelineProducer } from '../src/modules/pipeline/infrastructure/pipeline.producer';
-import { PIPELINE_QUEUES, PIPELINE_WORKER_OPTIONS } from '../src/modules/pipeline/infrastructure/queues';
+import { PIPELINE_CONCURRENCY, PIPELINE_QUEUES } from '../src/modules/pipeline/infrastructure/queues';
 import { WorkspacesModule } from '../src/modules/workspaces/workspaces.module';
 import { WorkspacesService } from '../src/modules/workspaces/workspaces.service';
 import { requireWorkspace, WorkspaceContext } from '../src/shared/application/workspace-context';
@@ -137,7 +137,7 @@ async function rawBullmqRate(redisUrl: string, prefix: string, N: number): Promi
             finish();
           }
         },
-        { connection, prefix, concurrency: PIPELINE_WORKER_OPTIONS.concurrency, removeOnComplete: { count: 0 } },
+        { connection, prefix, concurrency: PIPELINE_CONCURRENCY, removeOnComplete: { count: 0 } },
       ),
   );
   const started = Date.now();
@@ -184,7 +184,7 @@ export async function runPipelineBench(n = N, workers = WORKERS): Promise<Pipeli
       date: new Date().toISOString(),
       activities: n,
       workers,
-      concurrency: PIPELINE_WORKER_OPTIONS.concurrency ?? 1,
+      concurrency: PIPELINE_CONCURRENCY,
       pipeline: {
         seconds: pipeline.seconds,
         per_second: Math.round(n / pipeline.seconds),

@@ -114,7 +114,7 @@ export function buildProgram(): Command {
     .option('--activities <n>', 'activities to run through the pipeline', wholeNumber, 3000)
     .action(async (options: { activities: number }) => {
       const bar = new ProgressBar();
-      const port = process.env.PORT || '3000';
+      const { port } = loadConfig();
       const result = await withContext(
         (app) => app.get(DemoSeedService).seed(options.activities, (phase, done, total) => bar.update(phase, done, total)),
         [DemoSeedModule],

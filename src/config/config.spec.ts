@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       expect(config.rateLimit).toEqual({ limit: 600, ttlSeconds: 60 });
       expect(config.runWorkers).toBe(true);
       expect(config.logLevel).toBe('info');
+      expect(config.pipelineLockMs).toBe(30_000);
     });
 
     it('generates a random cursor secret and says so', () => {
@@ -79,6 +80,7 @@ describe('loadConfig', () => {
         RATE_LIMIT_TTL_S: '10',
         RUN_WORKERS: 'false',
         LOG_LEVEL: 'debug',
+        PIPELINE_LOCK_MS: '5000',
       });
       expect(config.port).toBe(8080);
       expect(config.databaseUrl).toBe('postgresql://app:pw@db.internal:5433/other');
@@ -88,6 +90,7 @@ describe('loadConfig', () => {
       expect(config.rateLimit).toEqual({ limit: 100, ttlSeconds: 10 });
       expect(config.runWorkers).toBe(false);
       expect(config.logLevel).toBe('debug');
+      expect(config.pipelineLockMs).toBe(5_000);
     });
 
     it('accepts a cursor secret of exactly 16 bytes', () => {
@@ -149,6 +152,9 @@ describe('loadConfig', () => {
       ['RUN_WORKERS', 'on?'],
       ['LOG_LEVEL', 'verbose'],
       ['LOG_LEVEL', 'loud'],
+      ['PIPELINE_LOCK_MS', '999'],
+      ['PIPELINE_LOCK_MS', '600001'],
+      ['PIPELINE_LOCK_MS', '30s'],
     ])('%s=%s', (variable, value) => {
       const error = configError({ [variable]: value });
       expect(error).toBeInstanceOf(Error);

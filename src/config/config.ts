@@ -13,6 +13,11 @@ export interface AppConfig {
   /** Prefix of every BullMQ key in Redis, so several deployments (or test runs) can share one Redis. */
   queuePrefix: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /**
+   * How long a pipeline worker holds a job before another may take it over (a crashed worker's
+   * jobs come back after this). Every worker of a queue must use the same value.
+   */
+  pipelineLockMs: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -85,5 +90,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     runWorkers: boolean(env, 'RUN_WORKERS', true),
     queuePrefix: queuePrefix(env),
     logLevel: logLevel as AppConfig['logLevel'],
+    pipelineLockMs: integer(env, 'PIPELINE_LOCK_MS', 30_000, 1_000, 600_000),
   };
 }

@@ -10,7 +10,7 @@ import { EVALUATOR } from './domain/evaluator';
 import { BuyerWriter } from './infrastructure/buyer-writer';
 import { KbLookupRepository } from './infrastructure/kb-lookup.repository';
 import { PipelineQueueModule } from './infrastructure/pipeline-queue.module';
-import { EnrichProcessor, EvaluateProcessor, MatchProcessor, ResolveProcessor } from './infrastructure/processors';
+import { pipelineProcessors } from './infrastructure/processors';
 import { PipelineSweeper } from './infrastructure/sweeper';
 
 /**
@@ -27,10 +27,7 @@ import { PipelineSweeper } from './infrastructure/sweeper';
     KbLookupRepository,
     BuyerWriter,
     { provide: EVALUATOR, useClass: DefaultEvaluator },
-    ResolveProcessor,
-    EnrichProcessor,
-    EvaluateProcessor,
-    MatchProcessor,
+    ...pipelineProcessors(),
     PipelineSweeper,
   ],
   exports: [PipelineSweeper],

@@ -1,5 +1,5 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, Logger, Optional, Type } from '@nestjs/common';
+import { Logger, Provider, Type } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
 import { EnrichStep } from '../application/enrich.step';
 import { EvaluateStep } from '../application/evaluate.step';
@@ -9,7 +9,8 @@ import { ResolveStep } from '../application/resolve.step';
 import { MetricsService } from '../../metrics/metrics.service';
 import { warnAtMostEvery } from '../../../shared/infrastructure/redis';
 import { PipelineProducer } from './pipeline.producer';
-import { isPipelineJob, passOf, PIPELINE_WORKER_OPTIONS, PipelineQueue } from './queues';
+import { APP_CONFIG, AppConfig } from '../../../config/config';
+import { isPipelineJob, passOf, pipelineWorkerOptions, PipelineQueue } from './queues';
 
 /**
  * A thin processor: check the payload, run the step, queue the next one with what the step found
@@ -20,14 +21,18 @@ interface StepProcessor extends WorkerHost {
   process(job: Job): Promise<void>;
 }
 
-function PipelineProcessor(queue: PipelineQueue, step: Type<PipelineStep>): Type<StepProcessor> {
-  @Processor(queue, PIPELINE_WORKER_OPTIONS)
+/**
+ * The processor class of a queue. Its worker options come from the validated configuration, so
+ * the class is made when the provider is (see `pipelineProcessors`).
+ */
+function PipelineProcessor(queue: PipelineQueue, lockMs: number): Type<StepProcessor> {
+  @Processor(queue, pipelineWorkerOptions(lockMs))
   class PipelineStepProcessor extends WorkerHost implements StepProcessor {
     constructor(
-      @Inject(step) private readonly pipelineStep: PipelineStep,
+      private readonly pipelineStep: PipelineStep,
       private readonly producer: PipelineProducer,
       // Absent in the worker process, which serves no /metrics to expose the counts on.
-      @Optional() private readonly metrics?: MetricsService,
+      private readonly metrics?: MetricsService,
     ) {
       super();
     }
@@ -63,7 +68,22 @@ function PipelineProcessor(queue: PipelineQueue, step: Type<PipelineStep>): Type
   return PipelineStepProcessor;
 }
 
-export class ResolveProcessor extends PipelineProcessor('resolve', ResolveStep) {}
-export class EnrichProcessor extends PipelineProcessor('enrich', EnrichStep) {}
-export class EvaluateProcessor extends PipelineProcessor('evaluate', EvaluateStep) {}
-export class MatchProcessor extends PipelineProcessor('match', MatchStep) {}
+const STEPS: ReadonlyArray<readonly [PipelineQueue, Type<PipelineStep>]> = [
+  ['resolve', ResolveStep],
+  ['enrich', EnrichStep],
+  ['evaluate', EvaluateStep],
+  ['match', MatchStep],
+];
+
+/**
+ * One processor per queue, as factory providers: @nestjs/bullmq finds a processor made by a
+ * factory by its instance's class, and the factory has the configuration the worker options need.
+ */
+export function pipelineProcessors(): Provider[] {
+  return STEPS.map(([queue, step]) => ({
+    provide: `${queue}Processor`,
+    inject: [APP_CONFIG, step, PipelineProducer, { token: MetricsService, optional: true }],
+    useFactory: (config: AppConfig, pipelineStep: PipelineStep, producer: PipelineProducer, metrics?: MetricsService) =>
+      new (PipelineProcessor(queue, config.pipelineLockMs))(pipelineStep, producer, metrics),
+  }));
+}

@@ -78,21 +78,20 @@ export const PIPELINE_JOB_OPTIONS: JobsOptions = {
 };
 
 /**
- * How long a worker holds a job before another may take it over (a crashed worker's jobs come
- * back after this). Every worker of a queue must use the same value, so it is read from the
- * environment once, at start-up, by every process: PIPELINE_LOCK_MS (default 30 s).
+ * Jobs a worker runs side by side. They share their statements (reads and Match go to PostgreSQL
+ * in batches), so more of them means fewer round trips per activity.
  */
-function lockMs(): number {
-  const raw = process.env.PIPELINE_LOCK_MS;
-  const value = raw && /^[0-9]+$/.test(raw) ? Number(raw) : 30_000;
-  return Math.min(Math.max(value, 1_000), 600_000);
-}
+export const PIPELINE_CONCURRENCY = 64;
 
-export const PIPELINE_WORKER_OPTIONS: Partial<WorkerOptions> = {
-  // The jobs a worker runs side by side share their statements (reads, stage moves and Match go
-  // to PostgreSQL in batches), so more of them means fewer round trips per activity.
-  concurrency: 64,
-  lockDuration: lockMs(),
-  stalledInterval: lockMs(),
-  maxStalledCount: 5,
-};
+/**
+ * The workers' options. Every worker of a queue must hold a job for the same time before another
+ * may take it over (PIPELINE_LOCK_MS, validated with the rest of the configuration).
+ */
+export function pipelineWorkerOptions(lockMs: number): Partial<WorkerOptions> {
+  return {
+    concurrency: PIPELINE_CONCURRENCY,
+    lockDuration: lockMs,
+    stalledInterval: lockMs,
+    maxStalledCount: 5,
+  };
+}

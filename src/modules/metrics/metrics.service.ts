@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { postgresPoolOf } from '../../database/library-internals';
 import { PipelineProducer } from '../pipeline/infrastructure/pipeline.producer';
 import { PIPELINE_QUEUES, PipelineQueue } from '../pipeline/infrastructure/queues';
 
@@ -21,13 +22,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer.unref();
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** The pg Pool behind TypeORM's postgres driver; TypeORM does not type it. */
-interface PgPoolCounts {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
 }
 
 /**
@@ -118,9 +112,7 @@ export class MetricsService {
 
   private collectPool(gauge: Gauge<'state'>): void {
     gauge.reset();
-    const pool = this.dataSource.isInitialized
-      ? ((this.dataSource.driver as unknown as { master?: PgPoolCounts }).master ?? undefined)
-      : undefined;
+    const pool = postgresPoolOf(this.dataSource);
     if (!pool) return;
     gauge.set({ state: 'total' }, pool.totalCount);
     gauge.set({ state: 'idle' }, pool.idleCount);

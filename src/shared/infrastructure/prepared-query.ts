@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
 import type { EntityManager } from 'typeorm';
 
 /** Statement texts seen so far and their names; texts are code, so the set stays small. */
@@ -16,9 +16,11 @@ function nameOf(text: string): string | undefined {
 
 /**
  * Runs a parameterised statement as a named prepared statement on the manager's connection (its
- * transaction's, when it has one). PostgreSQL parses it once per connection and, after a few
- * runs, plans it once too: on the hot paths planning cost as much as a third of the statement.
- * Values are passed as with `manager.query`.
+ * transaction's, when it has one; otherwise one taken from the pool for the statement).
+ * PostgreSQL parses it once per connection and, after a few runs, plans it once too: on the hot
+ * paths planning cost as much as a third of the statement. Values are passed as with
+ * `manager.query`. The connection is the pg client TypeORM's query runner hands out
+ * (`QueryRunner.connect()`), so the statement runs on a connection of the same pool.
  */
 export async function preparedQuery<Row = Record<string, unknown>>(
   manager: EntityManager,
@@ -26,10 +28,12 @@ export async function preparedQuery<Row = Record<string, unknown>>(
   values: readonly unknown[],
 ): Promise<{ rows: Row[]; rowCount: number | null }> {
   const config = { name: nameOf(text), text, values: values as unknown[] };
-  const runner = manager.queryRunner;
-  const result =
-    runner && !runner.isReleased
-      ? await ((await runner.connect()) as PoolClient).query(config)
-      : await (manager.connection.driver as unknown as { master: Pool }).master.query(config);
-  return result as unknown as { rows: Row[]; rowCount: number | null };
+  const inTransaction = manager.queryRunner !== undefined && !manager.queryRunner.isReleased;
+  const runner = inTransaction ? manager.queryRunner! : manager.connection.createQueryRunner();
+  try {
+    const client = (await runner.connect()) as PoolClient;
+    return (await client.query(config)) as unknown as { rows: Row[]; rowCount: number | null };
+  } finally {
+    if (!inTransaction) await runner.release();
+  }
 }

@@ -24,7 +24,7 @@ const floor = (bare: number | null, full: number | null): FloorEntry[] => [
   { stack: 'node-http', result: load(50_000, bare) },
   { stack: 'express', result: load(9_000, 110) },
   { stack: 'nest', result: load(8_000, 125) },
-  { stack: 'nest-guard-interceptor', result: load(5_500, full) },
+  { stack: 'nest-guards', result: load(5_500, full) },
 ];
 
 describe('stackCeiling', () => {

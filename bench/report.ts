@@ -14,7 +14,7 @@ export interface FloorEntry {
 export interface StackFloor {
   stacks: FloorEntry[];
   /**
-   * CPU time per request that NestJS on Express, with one global guard and one global interceptor,
+   * CPU time per request that NestJS on Express, with two global guards,
    * spends beyond bare `node:http` on a request that does nothing: the least the API can add to
    * any answer of the baseline's.
    */
@@ -67,7 +67,7 @@ export function stackCeiling(baselineUs: number | null, overheadUs: number | nul
 /** The floor's overhead: the guarded, intercepted Nest route's CPU per request less bare node:http's. */
 export function floorOverhead(stacks: FloorEntry[]): number | null {
   const cpu = (name: FloorStack) => stacks.find((s) => s.stack === name)?.result.cpu_us_per_request ?? null;
-  const [bare, full] = [cpu('node-http'), cpu('nest-guard-interceptor')];
+  const [bare, full] = [cpu('node-http'), cpu('nest-guards')];
   return bare === null || full === null ? null : full - bare;
 }
 

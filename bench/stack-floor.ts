@@ -4,27 +4,21 @@
  * API does any work of its own:
  *
  *   node-http                bare `node:http`, as the baseline
- *   express                  Express 5 as the API configures it (no ETag, no X-Powered-By) and
- *                            serves it (requests made on Express's prototypes)
- *   nest                     NestJS on Express as the API runs it (its Express adapter, its
- *                            AsyncResource.bind, its pass-through interceptors), one controller,
- *                            nothing global
- *   nest-guard-interceptor   the same with one global guard and one global pass-through
- *                            interceptor that do nothing (the API has one of each on every route)
+ *   express                  Express 5 as the API configures it (no ETag, no X-Powered-By)
+ *   nest                     NestJS on Express as the API runs it, one controller, nothing global
+ *   nest-guards              the same with two global guards that do nothing (the API has two
+ *                            on every route: the rate limit and the auth guard)
  *
  * Environment: FLOOR_STACK (one of the above), PORT.
  */
 import 'reflect-metadata';
 import { CanActivate, Controller, Get, Injectable, Module, Provider } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
+import { APP_GUARD, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import { createServer } from 'node:http';
-import { installLeanAsyncResourceBind } from '../src/config/async-resource-bind';
-import { ApiExpressAdapter, expressMessageClasses } from '../src/shared/interface/http/api-express.adapter';
-import { installPassThroughInterceptors, PassThroughInterceptor } from '../src/shared/interface/http/pass-through-interceptor';
 
-export const FLOOR_STACKS = ['node-http', 'express', 'nest', 'nest-guard-interceptor'] as const;
+export const FLOOR_STACKS = ['node-http', 'express', 'nest', 'nest-guards'] as const;
 export type FloorStack = (typeof FLOOR_STACKS)[number];
 
 const LIVE = { status: 'ok' };
@@ -45,9 +39,7 @@ class PassGuard implements CanActivate {
 }
 
 @Injectable()
-class PassInterceptor extends PassThroughInterceptor {
-  before(): void {}
-}
+class SecondPassGuard extends PassGuard {}
 
 function nestModule(providers: Provider[]) {
   @Module({ controllers: [LiveController], providers })
@@ -71,16 +63,14 @@ async function listen(stack: FloorStack, port: number): Promise<void> {
       app.disable('x-powered-by');
       app.set('etag', false);
       app.get('/health/live', (_req, res) => void res.json(LIVE));
-      createServer(expressMessageClasses(app), app).listen(port, '127.0.0.1');
+      createServer(app).listen(port, '127.0.0.1');
       return;
     }
     case 'nest':
-    case 'nest-guard-interceptor': {
-      installLeanAsyncResourceBind();
-      installPassThroughInterceptors();
+    case 'nest-guards': {
       const global: Provider[] =
-        stack === 'nest' ? [] : [{ provide: APP_GUARD, useClass: PassGuard }, { provide: APP_INTERCEPTOR, useClass: PassInterceptor }];
-      const app = await NestFactory.create<NestExpressApplication>(nestModule(global), new ApiExpressAdapter(), {
+        stack === 'nest' ? [] : [{ provide: APP_GUARD, useClass: PassGuard }, { provide: APP_GUARD, useClass: SecondPassGuard }];
+      const app = await NestFactory.create<NestExpressApplication>(nestModule(global), {
         logger: false,
         bodyParser: false,
       });

@@ -3,14 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ApiExpressAdapter } from './shared/interface/http/api-express.adapter';
+import { Logger } from 'nestjs-pino';
 import { newRequestId } from './shared/interface/http/request-id';
 import { AppConfig } from './config/config';
-import { AppLogger } from './config/logging.module';
 import { AppModule } from './app.module';
 import { setupOpenApi } from './openapi';
-import { installLeanAsyncResourceBind } from './config/async-resource-bind';
-import { installPassThroughInterceptors } from './shared/interface/http/pass-through-interceptor';
 
 /**
  * Requests Node's HTTP parser refuses before Express sees them (a request line or headers over
@@ -41,11 +38,8 @@ function answerUnparsableRequests(server: Server): void {
 
 /** Express settings every instance of the API needs, in production and in tests alike. */
 export function configureApp(app: INestApplication): INestApplication {
-  // Nest binds two functions per interceptor call; on Node 20 each bind costs the request its
-  // young-generation lifetime (see async-resource-bind.ts).
-  installLeanAsyncResourceBind();
-  // The workspace interceptor without Nest's Observable chain (see pass-through-interceptor.ts).
-  installPassThroughInterceptors();
+  // Every log line, framework's included, goes through the structured logger.
+  app.useLogger(app.get(Logger));
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
   // No ETag: it would hash every body (pages run to 100 KB and more) for a header the API does not document.
@@ -101,15 +95,13 @@ export function drainOnSignals(app: INestApplication, logger: { log(message: str
 }
 
 /**
- * The API application; the body parser is ours (see RequestPipelineMiddleware), so Nest's is off,
- * and so is Express's way of writing JSON answers (see ApiExpressAdapter).
+ * The API application; the body parser is ours (see RequestPipelineMiddleware, which parses only
+ * once the key is known), so Nest's is off.
  */
 export async function createApp(config: AppConfig): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ApiExpressAdapter(), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     bufferLogs: true,
   });
-  // Every log line, framework's included, goes through the structured logger.
-  app.useLogger(app.get(AppLogger));
   return configureApp(app);
 }

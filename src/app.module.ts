@@ -1,42 +1,40 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import type { DestinationStream } from 'pino';
 import { AppConfig } from './config/config';
-import { LoggingModule, RequestLogMiddleware } from './config/logging.module';
+import { loggingModule } from './config/logging';
 import { CoreModule } from './core.module';
 import { ActivitiesModule } from './modules/activities/activities.module';
 import { BuyersModule } from './modules/buyers/buyers.module';
 import { HealthModule } from './modules/health/health.module';
 import { KbModule } from './modules/kb/kb.module';
-import { HttpMetrics } from './modules/metrics/http-metrics';
+import { HttpMetricsMiddleware } from './modules/metrics/http-metrics';
 import { MetricsModule } from './modules/metrics/metrics.module';
 import { PipelineModule } from './modules/pipeline/pipeline.module';
 import { SignalsModule } from './modules/signals/signals.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 import { AuthGuard } from './shared/interface/http/auth.guard';
 import { ApiExceptionFilter } from './shared/interface/http/exception.filter';
-import { middlewareSequence } from './shared/interface/http/middleware-sequence';
-import { RequestPipelineMiddleware } from './shared/interface/http/request-pipeline.middleware';
+import { WorkspaceThrottlerGuard } from './shared/interface/http/rate-limit';
 import { RateLimitModule } from './shared/interface/http/rate-limit.module';
-import { WorkspaceInterceptor } from './shared/interface/http/workspace.interceptor';
+import { requestLogOptions } from './shared/interface/http/request-log';
+import { RequestPipelineMiddleware } from './shared/interface/http/request-pipeline.middleware';
 
 /**
- * The API's middleware, as one router layer: the request log first (it also times each request
- * for the metrics: HttpMetrics), so that responses the pipeline refuses (401, 429) are logged and
- * counted too; then the request id, the key (authentication first), the workspace's rate limit,
- * and only then the body.
+ * The HTTP API. A request passes, in order: the request log (nestjs-pino; it gives the request
+ * its id), the metrics' timer, the request middleware (key, then body), routing, the rate-limit
+ * guard (the workspace's budget), the auth guard (scope, workspace, body errors), the handler;
+ * any error ends in the exception filter.
  */
-const ApiEdge = middlewareSequence(RequestLogMiddleware, RequestPipelineMiddleware);
-
-/** The HTTP API. */
 @Module({})
 export class AppModule implements NestModule {
-  /** `logDestination`: where request logs go (stdout when omitted). */
-  static forRoot(config: AppConfig, logDestination?: NodeJS.WritableStream): DynamicModule {
+  /** `logDestination`: where log lines go (stdout when omitted). */
+  static forRoot(config: AppConfig, logDestination?: DestinationStream): DynamicModule {
     return {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config),
-        LoggingModule.forRoot(logDestination),
+        loggingModule(requestLogOptions, logDestination),
         RateLimitModule,
         HealthModule,
         MetricsModule,
@@ -50,18 +48,15 @@ export class AppModule implements NestModule {
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        // Guards run in this order: every request to a route counts against the workspace's
+        // budget, even one the auth guard then refuses.
+        { provide: APP_GUARD, useClass: WorkspaceThrottlerGuard },
         { provide: APP_GUARD, useClass: AuthGuard },
-        { provide: APP_INTERCEPTOR, useClass: WorkspaceInterceptor },
-        HttpMetrics,
-        RequestPipelineMiddleware,
       ],
     };
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    // The root path, which Nest mounts with Express's use('/'): it runs for every request with
-    // no pattern to match and nothing to cut from the URL. A wildcard ('*') is a pattern Express
-    // matches, decodes and trims the URL by for every request.
-    consumer.apply(ApiEdge).forRoutes('/');
+    consumer.apply(HttpMetricsMiddleware, RequestPipelineMiddleware).forRoutes('/');
   }
 }

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { OperationObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { OperationObject } from '@nestjs/swagger';
 import { BEARER_SCHEME, ERROR_SCHEMA, ERROR_SCHEMA_NAME } from './shared/interface/http/openapi.decorators';
 
 export const DOCS_PATH = 'docs';

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from './config/config';
-import { LoggingModule } from './config/logging.module';
+import { loggingModule } from './config/logging';
 import { CoreModule } from './core.module';
 import { PipelineModule } from './modules/pipeline/pipeline.module';
 
@@ -8,6 +8,6 @@ import { PipelineModule } from './modules/pipeline/pipeline.module';
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: WorkerModule, imports: [CoreModule.forRoot(config), LoggingModule.forRoot(), PipelineModule] };
+    return { module: WorkerModule, imports: [CoreModule.forRoot(config), loggingModule(), PipelineModule] };
   }
 }

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Logger as PinoLogger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from './config/config';
-import { AppLogger } from './config/logging.module';
 import { prepareDatabase } from './database/bootstrap';
 import { WorkerModule } from './worker.module';
 
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   await prepareDatabase(config.databaseUrl);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
   // The same structured logger as the API (JSON, or readable lines on a terminal).
-  app.useLogger(app.get(AppLogger));
+  app.useLogger(app.get(PinoLogger));
   // A stop on SIGTERM/SIGINT is an orderly end: exit 0 once the workers have closed.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await app.init();

@@ -5,7 +5,8 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { AppModule } from '../../src/app.module';
 import { AppConfig } from '../../src/config/config';
-import { redactUrl } from '../../src/config/logging.module';
+import { redactUrl } from '../../src/shared/interface/http/request-log';
+import { BuyersService } from '../../src/modules/buyers/buyers.service';
 import { WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
 import { dropDatabase, prepareDatabase } from '../../src/database/bootstrap';
 import { apiApplication, deleteQueueKeys, testConfig } from '../support/test-app';
@@ -76,6 +77,25 @@ describe('request logs', () => {
       expect(probe.status).toBe(200);
       expect(probe.headers['x-request-id']).toMatch(/^req_[0-9a-z]{24}$/);
       expect(lines.some((line) => line.includes(probe.headers['x-request-id']))).toBe(false);
+    }
+  });
+
+  it("logs an unexpected failure through the same logger, Nest's own line included, and answers 500 without its details", async () => {
+    const ws = await app.get(WorkspacesService).createWorkspace('Failing');
+    const failure = jest.spyOn(app.get(BuyersService), 'list').mockRejectedValueOnce(new Error('disk on fire at /var/secret'));
+    try {
+      const res = await http.get('/v1/buyers').set('Authorization', `Bearer ${ws.api_key}`);
+      expect(res.status).toBe(500);
+      expect(res.body.error).toMatchObject({ code: 'internal_error', request_id: res.headers['x-request-id'] });
+      expect(JSON.stringify(res.body)).not.toContain('disk on fire');
+      const entries = await entriesFor(res.headers['x-request-id']);
+      const requestLine = entries.find((entry) => entry.msg === 'request errored');
+      expect(requestLine).toMatchObject({ msg: 'request errored', res: { statusCode: 500 }, workspace_id: ws.workspace_id });
+      const filterLine = entries.find((entry) => entry.context === 'ApiExceptionFilter');
+      expect(filterLine).toMatchObject({ level: 50, msg: 'Unexpected error', err: { message: 'disk on fire at /var/secret' } });
+      expect(filterLine!.err.stack).toContain('logging.e2e-spec.ts');
+    } finally {
+      failure.mockRestore();
     }
   });
 

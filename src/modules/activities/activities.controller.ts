@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { ApiErrors, ApiKeyAuth } from '../../shared/interface/http/openapi.decorators';
-import { CurrentWorkspace } from '../../shared/interface/http/workspace.interceptor';
+import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
 import { SIGNAL_TYPES } from '../signals/signal-types';
 import { MAX_ACTIVITIES } from './activity-input';
 import { ActivitiesService } from './activities.service';

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { keysetListQueryPipe, timestampParser } from '../../shared/interface/http/list-query.pipe';
 import {
@@ -13,7 +13,7 @@ import {
   stringsSchema as strings,
   TIMESTAMP_SCHEMA,
 } from '../../shared/interface/http/openapi.decorators';
-import { CurrentWorkspace } from '../../shared/interface/http/workspace.interceptor';
+import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
 import { BuyerListQuery, BuyersService } from './buyers.service';
 
 const buyerListQuery = keysetListQueryPipe<BuyerListQuery>('created_at', {

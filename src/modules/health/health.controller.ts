@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../../shared/interface/http/auth.guard';
-import { RateLimiter } from '../../shared/interface/http/rate-limiter';
+import { RateLimitStatus } from '../../shared/interface/http/rate-limit';
 import { PipelineProducer } from '../pipeline/infrastructure/pipeline.producer';
 
 const REDIS_TIMEOUT_MS = 1_000;
@@ -22,7 +22,7 @@ export class HealthController {
     private readonly database: TypeOrmHealthIndicator,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly producer: PipelineProducer,
-    private readonly limiter: RateLimiter,
+    private readonly rateLimit: RateLimitStatus,
   ) {}
 
   @Public()
@@ -54,7 +54,7 @@ export class HealthController {
   }
 
   private redisReport(up: boolean) {
-    return { status: up ? 'up' : 'down', rate_limit: up && this.limiter.storeAvailable ? 'on' : 'off (failing open)' };
+    return { status: up ? 'up' : 'down', rate_limit: up && this.rateLimit.available ? 'on' : 'off (failing open)' };
   }
 
   private async redisUp(): Promise<boolean> {

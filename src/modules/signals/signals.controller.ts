@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { SchemaObject } from '@nestjs/swagger';
 import { AppError } from '../../shared/application/app-error';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { ID_PREFIXES } from '../../shared/domain/ids';
@@ -20,7 +20,7 @@ import {
   stringsSchema as strings,
   TIMESTAMP_SCHEMA,
 } from '../../shared/interface/http/openapi.decorators';
-import { CurrentWorkspace } from '../../shared/interface/http/workspace.interceptor';
+import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
 import { ALL_TRIGGERS, SIGNAL_TRIGGERS, SIGNAL_TYPES, triggerBelongsTo } from './signal-types';
 import { SignalListQuery, SignalsService } from './signals.service';
 

@@ -1,46 +1,59 @@
-import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AppError } from '../../application/app-error';
+import { WorkspaceContext } from '../../application/workspace-context';
 import { ErrorCode } from '../../domain/errors';
-import { AppRequest } from './request-context';
+import { AppRequest, RequestState } from './request-context';
 
 const IS_PUBLIC = 'isPublic';
 /** Opts a route out of authentication (operational routes only). */
 export const Public = () => SetMetadata(IS_PUBLIC, true);
 
+/** Whether the route `context` runs is `@Public()`, by its handler or its controller. */
+export function isPublicRoute(reflector: Reflector, context: ExecutionContext): boolean {
+  return reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]) === true;
+}
+
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+function bodyError(error: NonNullable<RequestState['bodyError']>): AppError {
+  if (error.status === 413) {
+    return new AppError(ErrorCode.payloadTooLarge, 'The request body is larger than 1 MiB.');
+  }
+  if (error.type === 'content_type') {
+    return AppError.validation('body', 'The request body must be JSON sent with Content-Type: application/json.');
+  }
+  return AppError.validation('body', 'The request body is not valid JSON.');
+}
+
 /**
- * Global and deny by default: a route without `@Public()` needs the key the middleware
- * authenticated, and a read-only key may not write. Never returns false (Nest would answer a
+ * Global and deny by default: a route without `@Public()` needs the key the request middleware
+ * authenticated, and a read-only key may not write. It then binds the key's workspace to the
+ * request (`@CurrentWorkspace()`), and raises a body that failed to parse — here, because only
+ * now are the route and the key known to be good. Never returns false (Nest would answer a
  * generic 403); it throws the documented error instead.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
-  /** Whether a route is public, by handler and class: the metadata is read once per route. */
-  private readonly publicRoutes = new WeakMap<object, WeakMap<object, boolean>>();
-
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    if (this.isPublic(context.getHandler(), context.getClass())) return true;
+    if (isPublicRoute(this.reflector, context)) return true;
     const req = context.switchToHttp().getRequest<AppRequest>();
     const auth = req.state?.auth;
     if (!auth) throw AppError.unauthenticated();
     if (auth.scope !== 'write' && !READ_METHODS.has(req.method)) {
       throw new AppError(ErrorCode.permissionDenied, 'This API key is read-only; a key with write scope is required.');
     }
+    req.state.workspace = WorkspaceContext.forApiKey(auth.workspaceId, auth.keyId, auth.scope);
+    if (req.state.bodyError) throw bodyError(req.state.bodyError);
     return true;
   }
-
-  private isPublic(handler: object, controller: object): boolean {
-    let byClass = this.publicRoutes.get(handler);
-    if (!byClass) this.publicRoutes.set(handler, (byClass = new WeakMap()));
-    let isPublic = byClass.get(controller);
-    if (isPublic === undefined) {
-      isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler as () => void, controller as () => void]) === true;
-      byClass.set(controller, isPublic);
-    }
-    return isPublic;
-  }
 }
+
+/** The request's workspace; fails closed when a route somehow runs without one. */
+export const CurrentWorkspace = createParamDecorator((_: unknown, context: ExecutionContext): WorkspaceContext => {
+  const workspace = context.switchToHttp().getRequest<AppRequest>().state?.workspace;
+  if (!workspace) throw new Error('No workspace bound to this request');
+  return workspace;
+});

@@ -4,7 +4,6 @@ import { AppError } from '../../application/app-error';
 import { ErrorCode, ERROR_STATUS } from '../../domain/errors';
 import { AppRequest } from './request-context';
 import { newRequestId } from './request-id';
-import { isAnswered } from './api-express.adapter';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: ErrorCode.validation,
@@ -83,10 +82,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const requestId = req.state?.requestId ?? newRequestId();
     const error = toAppError(exception, req.originalUrl?.split('?', 1)[0] ?? req.path ?? '');
     if (!error) {
-      this.logger.error(
-        { requestId, method: req.method, path: req.path, err: exception },
-        (exception as Error)?.stack ?? String(exception),
-      );
+      // The error with its stack, and the request it failed (when logged within a request, the
+      // line also carries the request log's `req`).
+      this.logger.error({ requestId, method: req.method, path: req.path, err: exception }, 'Unexpected error');
     }
     const status = error?.status ?? ERROR_STATUS.internal_error;
     const body = {
@@ -97,7 +95,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
         ...(error?.param !== undefined ? { param: error.param } : {}),
       },
     };
-    if (isAnswered(res)) return;
+    // An error after the answer has gone (a failed stream, say) can only be logged.
+    if (res.headersSent) return;
     res.setHeader('X-Request-Id', requestId);
     for (const [name, value] of Object.entries(error?.headers ?? {})) res.setHeader(name, value);
     res.status(status).json(body);

@@ -16,7 +16,7 @@ import { WorkspaceContext } from '../../application/workspace-context';
 import { KbRecordEntity } from '../../infrastructure/kb-record.entity';
 import { kbListQueryPipe } from './list-query.pipe';
 import { ApiErrors, ApiKeyAuth, CURSOR_QUERY, kbSchemas, LIMIT_QUERY, pageSchema } from './openapi.decorators';
-import { CurrentWorkspace } from './workspace.interceptor';
+import { CurrentWorkspace } from './auth.guard';
 
 /** The controller of a knowledge-base resource: routes from its declaration, one service call each. */
 export interface KbControllerInstance {

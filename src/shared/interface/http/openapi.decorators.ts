@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiResponse } from '@nestjs/swagger';
-import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import type { KbFieldSpec, KbFields } from '../../application/kb-fields';
 import type { KbResource } from '../../application/kb-resource';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './list-query.pipe';

@@ -1,16 +1,27 @@
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { Global, Logger, Module } from '@nestjs/common';
 import { seconds, ThrottlerModule } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from '../../../config/config';
 import { warnAtMostEvery } from '../../infrastructure/redis';
-import { RATE_LIMIT_THROTTLER, RateLimiter } from './rate-limiter';
-import { RedisThrottlerStorage } from './redis-throttler-storage';
+import { AppError } from '../../application/app-error';
+import { FailedAuthenticationLimit, RATE_LIMIT_THROTTLER, rateLimitKey, RateLimitStatus } from './rate-limit';
+import { AppRequest } from './request-context';
 
 const logger = new Logger('RateLimitStore');
 
+/** The authenticated workspace; a limited route without one fails closed. */
+function workspaceOf(req: AppRequest): string {
+  const auth = req.state?.auth;
+  if (!auth) throw AppError.unauthenticated();
+  return auth.workspaceId;
+}
+
 /**
- * @nestjs/throttler with its Redis storage. The Redis client fails fast instead of queueing
- * commands while disconnected, so an unreachable Redis costs a request a few milliseconds, not a
- * hang.
+ * The rate limit: @nestjs/throttler with its Redis storage (@nest-lab/throttler-storage-redis),
+ * so that a workspace's budget is shared by all its keys and every API instance. The guard
+ * (WorkspaceThrottlerGuard) is global, registered by the application. The Redis client fails fast
+ * instead of queueing commands while disconnected, so an unreachable Redis costs a request a few
+ * milliseconds, not a hang.
  */
 @Global()
 @Module({
@@ -19,7 +30,7 @@ const logger = new Logger('RateLimitStore');
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => {
         // Given a URL, the storage owns the client and disconnects it on shutdown.
-        const storage = new RedisThrottlerStorage(config.redisUrl, {
+        const storage = new ThrottlerStorageRedisService(config.redisUrl, {
           enableOfflineQueue: false,
           maxRetriesPerRequest: 0,
           commandTimeout: 500,
@@ -30,11 +41,14 @@ const logger = new Logger('RateLimitStore');
         return {
           throttlers: [{ name: RATE_LIMIT_THROTTLER, ttl: seconds(config.rateLimit.ttlSeconds), limit: config.rateLimit.limit }],
           storage,
+          // One budget per workspace, whatever the route (the throttler's own key is per route).
+          getTracker: (req) => `ws:${workspaceOf(req as AppRequest)}`,
+          generateKey: (_context, tracker) => rateLimitKey(config, tracker),
         };
       },
     }),
   ],
-  providers: [RateLimiter],
-  exports: [RateLimiter],
+  providers: [RateLimitStatus, FailedAuthenticationLimit],
+  exports: [RateLimitStatus, FailedAuthenticationLimit],
 })
 export class RateLimitModule {}

@@ -2,7 +2,7 @@ import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import express, { NextFunction, Response } from 'express';
 import { AppError } from '../../application/app-error';
 import { ApiKeyAuthenticator, API_KEY_AUTHENTICATOR, AppRequest, isPublicPath, pathOfUrl } from './request-context';
-import { applyRateLimit, RateLimiter } from './rate-limiter';
+import { FailedAuthenticationLimit } from './rate-limit';
 import { newRequestId } from './request-id';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -24,40 +24,37 @@ function queryCarriesKey(req: AppRequest): boolean {
 }
 
 /**
- * The request's way in, as one middleware (each middleware Nest mounts is a router layer every
- * request walks through), in this order:
- * 1. a request id on every response, error or not (the request logger's, when it ran first);
+ * The request's way in, before routing, in this order:
+ * 1. its request id (given by the request log, which runs first) kept for the error envelope;
  * 2. the API key, before routing and before the body, so a request without a valid key gets 401
- *    even on an unknown route or with a malformed body; authorisation (scope, deny by default) is
- *    the guard's job once the route is known;
- * 3. the workspace's rate limit;
- * 4. the JSON body of POST/PATCH/PUT. Parse errors are kept on the request and raised by the
- *    workspace interceptor, i.e. only for a known route and after authentication.
+ *    even on an unknown route or with a malformed body; a failed attempt counts against the
+ *    client's address. Authorisation (scope, deny by default) and the workspace's rate limit are
+ *    the guards' work once the route is known;
+ * 3. the JSON body of POST/PATCH/PUT. Parse errors are kept on the request and raised by the auth
+ *    guard, i.e. only for a known route and after authentication.
  */
 @Injectable()
 export class RequestPipelineMiddleware implements NestMiddleware {
   constructor(
     @Inject(API_KEY_AUTHENTICATOR) private readonly authenticator: ApiKeyAuthenticator,
-    private readonly limiter: RateLimiter,
+    private readonly failedAuthentication: FailedAuthenticationLimit,
   ) {}
 
   async use(req: AppRequest, res: Response, next: NextFunction): Promise<void> {
     assignRequestId(req, res);
     // req.path is relative to the middleware's mount point; the original URL is not.
     if (isPublicPath(pathOfUrl(req.originalUrl))) return next();
-    await this.authenticate(req, res);
-    applyRateLimit(res, await this.limiter.hit(`ws:${req.state.auth!.workspaceId}`));
+    await this.authenticate(req);
     parseBody(req, res, next);
   }
 
-  private async authenticate(req: AppRequest, res: Response): Promise<void> {
+  private async authenticate(req: AppRequest): Promise<void> {
     // A key in the URL has leaked already; refuse it rather than let it work.
     const header = req.headers.authorization;
     const match = typeof header === 'string' && !queryCarriesKey(req) ? BEARER.exec(header) : null;
     const auth = match ? await this.authenticator.authenticate(match[1]) : null;
     if (!auth) {
-      // Failed attempts count against the client address, so guessing keys is slow.
-      applyRateLimit(res, await this.limiter.hit(`ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`));
+      await this.failedAuthentication.count(req);
       throw AppError.unauthenticated();
     }
     req.state.auth = auth;

@@ -1,0 +1,112 @@
+import { ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectThrottlerStorage, ThrottlerGuard, ThrottlerLimitDetail, ThrottlerStorage } from '@nestjs/throttler';
+import { APP_CONFIG, AppConfig } from '../../../config/config';
+import { AppError } from '../../application/app-error';
+import { ErrorCode } from '../../domain/errors';
+import { isPublicRoute } from './auth.guard';
+import { AppRequest } from './request-context';
+
+/** The throttler's name; `default` keeps the headers unsuffixed (`X-RateLimit-Limit`). */
+export const RATE_LIMIT_THROTTLER = 'default';
+
+/** The Redis key of a tracker's counter (the storage adds its name and a hash tag around it). */
+export function rateLimitKey(config: AppConfig, tracker: string): string {
+  return `${config.queuePrefix}:rl:${tracker}`;
+}
+
+/** `429 rate_limit_exceeded`, with the headers a client needs to wait the right time. */
+function rateLimitExceeded(limit: number, retryAfter: number): AppError {
+  const seconds = String(Math.max(retryAfter, 1));
+  return new AppError(ErrorCode.rateLimitExceeded, `Rate limit exceeded. Retry after ${seconds} seconds.`, undefined, {
+    'Retry-After': seconds,
+    'X-RateLimit-Limit': String(limit),
+    'X-RateLimit-Remaining': '0',
+    'X-RateLimit-Reset': seconds,
+  });
+}
+
+/**
+ * Whether the rate limit's store answered the last time it was asked (readiness reports it).
+ * While it does not, requests pass unlimited (fail open), and a warning is logged at most every
+ * ten seconds: losing the limiter must not take the API down with it.
+ */
+@Injectable()
+export class RateLimitStatus {
+  private readonly logger = new Logger('RateLimit');
+  private lastWarning = Number.NEGATIVE_INFINITY;
+  private storeAnswered = true;
+
+  get available(): boolean {
+    return this.storeAnswered;
+  }
+
+  answered(): void {
+    this.storeAnswered = true;
+  }
+
+  failed(error: unknown): void {
+    this.storeAnswered = false;
+    if (Date.now() - this.lastWarning < 10_000) return;
+    this.lastWarning = Date.now();
+    this.logger.warn(`Rate limiting is off: the store did not answer (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+/**
+ * @nestjs/throttler's guard, with one budget per workspace (the tracker and key are set in
+ * RateLimitModule): public routes are not limited, a spent budget is the API's `429
+ * rate_limit_exceeded`, and a store that does not answer lets the request pass.
+ */
+@Injectable()
+export class WorkspaceThrottlerGuard extends ThrottlerGuard {
+  @Inject(RateLimitStatus) private readonly status!: RateLimitStatus;
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    try {
+      const allowed = await super.canActivate(context);
+      this.status.answered();
+      return allowed;
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      this.status.failed(error);
+      return true;
+    }
+  }
+
+  protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
+    return Promise.resolve(isPublicRoute(this.reflector, context));
+  }
+
+  protected override throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    throw rateLimitExceeded(detail.limit, detail.timeToBlockExpire);
+  }
+}
+
+/**
+ * Requests without a valid key never reach a route, so the guard never counts them; they are
+ * counted here, per client address, in the same store and with the same budget, so that guessing
+ * keys is slow.
+ */
+@Injectable()
+export class FailedAuthenticationLimit {
+  constructor(
+    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly status: RateLimitStatus,
+  ) {}
+
+  /** Counts a failed attempt from `req`'s address; throws the 429 once the budget is spent. */
+  async count(req: AppRequest): Promise<void> {
+    const { limit, ttlSeconds } = this.config.rateLimit;
+    const key = rateLimitKey(this.config, `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`);
+    let record;
+    try {
+      record = await this.storage.increment(key, ttlSeconds * 1000, limit, ttlSeconds * 1000, RATE_LIMIT_THROTTLER);
+      this.status.answered();
+    } catch (error) {
+      this.status.failed(error);
+      return;
+    }
+    if (record.isBlocked) throw rateLimitExceeded(limit, record.timeToBlockExpire);
+  }
+}

@@ -1,5 +1,4 @@
 import { defineKbResource } from '../../../shared/application/kb-resource';
-import { ID_PREFIXES } from '../../../shared/domain/ids';
 import { companyFields } from '../kb-shapes';
 import { CompetitorEntity } from './competitor.entity';
 
@@ -7,7 +6,7 @@ export const competitorResource = defineKbResource({
   name: 'Competitor',
   path: 'competitors',
   idParam: 'id',
-  idPrefix: ID_PREFIXES.competitor,
+  idPrefix: 'cmp_',
   entity: CompetitorEntity,
   fields: companyFields('optional'),
 });

@@ -1,5 +1,4 @@
 import { defineKbResource } from '../../../shared/application/kb-resource';
-import { ID_PREFIXES } from '../../../shared/domain/ids';
 import { companyFields } from '../kb-shapes';
 import { ExclusionEntity } from './exclusion.entity';
 
@@ -7,7 +6,7 @@ export const exclusionResource = defineKbResource({
   name: 'Exclusion',
   path: 'exclusions',
   idParam: 'id',
-  idPrefix: ID_PREFIXES.exclusion,
+  idPrefix: 'exc_',
   entity: ExclusionEntity,
   fields: companyFields('required'),
 });

@@ -1,5 +1,4 @@
 import { defineKbResource } from '../../../shared/application/kb-resource';
-import { ID_PREFIXES } from '../../../shared/domain/ids';
 import { profileFields } from '../kb-shapes';
 import { IcpEntity } from './icp.entity';
 
@@ -7,7 +6,7 @@ export const icpResource = defineKbResource({
   name: 'ICP',
   path: 'icps',
   idParam: 'icp_id',
-  idPrefix: ID_PREFIXES.icp,
+  idPrefix: 'icp_',
   entity: IcpEntity,
   fields: profileFields,
 });

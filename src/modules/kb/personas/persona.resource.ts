@@ -1,5 +1,4 @@
 import { defineKbResource } from '../../../shared/application/kb-resource';
-import { ID_PREFIXES } from '../../../shared/domain/ids';
 import { profileFields } from '../kb-shapes';
 import { PersonaEntity } from './persona.entity';
 
@@ -7,7 +6,7 @@ export const personaResource = defineKbResource({
   name: 'Persona',
   path: 'personas',
   idParam: 'persona_id',
-  idPrefix: ID_PREFIXES.persona,
+  idPrefix: 'per_',
   entity: PersonaEntity,
   fields: profileFields,
 });

@@ -1,5 +1,4 @@
 import { defineKbResource } from '../../../shared/application/kb-resource';
-import { ID_PREFIXES } from '../../../shared/domain/ids';
 import { profileFields } from '../kb-shapes';
 import { ProductEntity } from './product.entity';
 
@@ -7,7 +6,7 @@ export const productResource = defineKbResource({
   name: 'Product',
   path: 'products',
   idParam: 'id',
-  idPrefix: ID_PREFIXES.product,
+  idPrefix: 'prd_',
   entity: ProductEntity,
   fields: profileFields,
 });

@@ -1,5 +1,4 @@
 import { defineKbResource } from '../../../shared/application/kb-resource';
-import { ID_PREFIXES } from '../../../shared/domain/ids';
 import { pageShape } from '../kb-shapes';
 import { TargetFormEntity } from './target-form.entity';
 
@@ -7,7 +6,7 @@ export const targetFormResource = defineKbResource({
   name: 'Target Form',
   path: 'target-forms',
   idParam: 'id',
-  idPrefix: ID_PREFIXES.targetForm,
+  idPrefix: 'tfm_',
   entity: TargetFormEntity,
   ...pageShape,
 });

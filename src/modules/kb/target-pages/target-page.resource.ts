@@ -1,5 +1,4 @@
 import { defineKbResource } from '../../../shared/application/kb-resource';
-import { ID_PREFIXES } from '../../../shared/domain/ids';
 import { pageShape } from '../kb-shapes';
 import { TargetPageEntity } from './target-page.entity';
 
@@ -7,7 +6,7 @@ export const targetPageResource = defineKbResource({
   name: 'Target Page',
   path: 'target-pages',
   idParam: 'id',
-  idPrefix: ID_PREFIXES.targetPage,
+  idPrefix: 'tpg_',
   entity: TargetPageEntity,
   ...pageShape,
 });

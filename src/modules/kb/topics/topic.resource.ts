@@ -1,5 +1,4 @@
 import { defineKbResource } from '../../../shared/application/kb-resource';
-import { ID_PREFIXES } from '../../../shared/domain/ids';
 import { profileFields } from '../kb-shapes';
 import { TopicEntity } from './topic.entity';
 
@@ -7,7 +6,7 @@ export const topicResource = defineKbResource({
   name: 'Topic',
   path: 'topics',
   idParam: 'id',
-  idPrefix: ID_PREFIXES.topic,
+  idPrefix: 'top_',
   entity: TopicEntity,
   fields: profileFields,
 });

@@ -1,6 +1,10 @@
 import { defineKbResource } from '../../../shared/application/kb-resource';
+import { KbService } from '../../../shared/application/kb.service';
 import { companyFields } from '../kb-shapes';
 import { CompetitorEntity } from './competitor.entity';
+
+/** The Competitors' service; a console backend injects it by this class. */
+export class CompetitorsService extends KbService<CompetitorEntity> {}
 
 export const competitorResource = defineKbResource({
   name: 'Competitor',
@@ -8,5 +12,6 @@ export const competitorResource = defineKbResource({
   idParam: 'id',
   idPrefix: 'cmp_',
   entity: CompetitorEntity,
+  service: CompetitorsService,
   fields: companyFields('optional'),
 });

@@ -1,6 +1,10 @@
 import { defineKbResource } from '../../../shared/application/kb-resource';
+import { KbService } from '../../../shared/application/kb.service';
 import { companyFields } from '../kb-shapes';
 import { ExclusionEntity } from './exclusion.entity';
+
+/** The Exclusions' service; a console backend injects it by this class. */
+export class ExclusionsService extends KbService<ExclusionEntity> {}
 
 export const exclusionResource = defineKbResource({
   name: 'Exclusion',
@@ -8,5 +12,6 @@ export const exclusionResource = defineKbResource({
   idParam: 'id',
   idPrefix: 'exc_',
   entity: ExclusionEntity,
+  service: ExclusionsService,
   fields: companyFields('required'),
 });

@@ -187,6 +187,12 @@ describe.each(KB_CASES)('/v1/kb/$path (what all eight resources share)', (kb: Kb
     }
   });
 
+  it('names the path parameter when the id segment is not valid percent-encoding', async () => {
+    for (const segment of [`${kb.prefix}%ZZ`, '%E0%A4%A']) {
+      expectError(await t.http.get(`${base}/${segment}`).set('Authorization', ws.auth), 400, 'validation_error', kb.idParam);
+    }
+  });
+
   it("answers another workspace's record exactly like a missing one", async () => {
     const record = await createOk();
     const intruder = await t.newWorkspace();

@@ -43,3 +43,15 @@ export function defineKbResource<E extends KbRecordEntity>(declaration: KbResour
     dtos: defineKbDtos(declaration.name.replace(/\s+/g, ''), declaration.fields),
   };
 }
+
+/**
+ * Provider token: per KB path, the name of the path parameter that carries its ids (`icps` →
+ * `icp_id`). The KB module provides it from its resources; the exception filter reads it.
+ */
+export const KB_ID_PARAMS = Symbol('KB_ID_PARAMS');
+
+export type KbIdParams = Readonly<Record<string, string>>;
+
+export function kbIdParams(resources: readonly KbResource[]): KbIdParams {
+  return Object.fromEntries(resources.map((resource) => [resource.path, resource.idParam]));
+}

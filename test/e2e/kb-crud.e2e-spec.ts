@@ -10,7 +10,7 @@ const SYSTEM_FIELDS: Record<string, unknown> = {
   updated_at: '2026-01-01T00:00:00Z',
 };
 
-describe.each(KB_CASES)('/v1/kb/$path (what all eight resources share)', (kb: KbCase) => {
+describe.each(KB_CASES)('/v1/kb/$path (what all resources share)', (kb: KbCase) => {
   let t: TestApp;
   let ws: TestWorkspace;
   const base = `/v1/kb/${kb.path}`;

@@ -15,11 +15,6 @@ const ACTIVITY_COLUMNS =
   'id, workspace_id, external_id, type, trigger, occurred_at, payload, stage, status, discard_reason, person_key, ' +
   'identity, contact_info, company_info, evaluation, buyer_id, signal_id, created_at, updated_at';
 
-/** The select list of an activity read: every column, plus the caller's computed `extra` ones. */
-function selectList(extra: string): string {
-  return extra ? `${ACTIVITY_COLUMNS}, ${extra}` : ACTIVITY_COLUMNS;
-}
-
 /** What a pipeline step may change on an activity. */
 export type ActivityChanges = Partial<
   Pick<
@@ -199,22 +194,26 @@ export class ActivitiesRepository {
   /**
    * As `find` for several activities, and locks their rows for the rest of the transaction, in id
    * order (so two transactions locking overlapping sets cannot deadlock). Answers follow `ids`:
-   * null for an id no activity of the workspace has; a repeated id gets the same row.
+   * null for an id no activity of the workspace has; a repeated id gets the same row. `extra`
+   * adds the caller's computed columns to each row; it may refer to the statement's `workspace`.
    */
   async lockMany<Extra extends object = object>(
     ctx: WorkspaceContext,
     ids: readonly string[],
     manager: EntityManager,
-    extra = '',
+    extra?: (params: SqlParams) => string,
   ): Promise<Array<(ActivityEntity & Extra) | null>> {
-    const workspaceId = requireWorkspace(ctx);
+    const params = new SqlParams();
+    const workspace = params.bind('workspace', requireWorkspace(ctx));
     const canonical = ids.map(bigintId);
     const wanted = [...new Set(canonical.filter((id): id is string => id !== null))];
     if (wanted.length === 0) return ids.map(() => null);
+    const $ids = params.bind('ids', wanted);
+    const columns = extra ? `${ACTIVITY_COLUMNS}, ${extra(params)}` : ACTIVITY_COLUMNS;
     const { rows } = await preparedQuery<ActivityEntity & Extra>(
       manager,
-      `SELECT ${selectList(extra)} FROM activities WHERE workspace_id = $1 AND id = ANY($2::bigint[]) ORDER BY id FOR UPDATE OF activities`,
-      [workspaceId, wanted],
+      `SELECT ${columns} FROM activities WHERE workspace_id = ${workspace} AND id = ANY(${$ids}::bigint[]) ORDER BY id FOR UPDATE OF activities`,
+      params.values,
     );
     const byId = new Map(rows.map((row) => [String(row.id), row]));
     return canonical.map((id) => (id === null ? null : (byId.get(id) ?? null)));

@@ -82,7 +82,7 @@ export class MatchStep extends PipelineStep {
   private matchAll(ctx: WorkspaceContext, jobs: readonly PipelineJob[]): Promise<Array<PipelineQueue | null>> {
     return this.dataSource.transaction(async (manager) => {
       const locked = await this.activities.lockMany<{ exclusion_domains: string[] }>(
-        ctx, jobs.map((job) => job.activityId), manager, KbLookupRepository.columns.exclusionDomains,
+        ctx, jobs.map((job) => job.activityId), manager, (params) => this.kb.exclusionDomainsColumn(params),
       );
       const pending = new Set<LockedActivity>();
       const next = jobs.map((job, k) => {

@@ -8,10 +8,12 @@ import { formatId } from '../../../shared/domain/ids';
 import { domainOf } from '../domain/identity';
 import type { MatchedRecord } from '../domain/signal-data';
 import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
+import type { SqlParams } from '../../../shared/infrastructure/sql-params';
 import { groupBy, turnBatching } from '../../../shared/infrastructure/turn-batching';
 import type { CompanyInfo, ContactInfo } from '../../buyers/buyer-shape';
 import type { KbProfile } from '../domain/evaluator';
 import { competitorResource } from '../../kb/competitors/competitor.resource';
+import { exclusionResource } from '../../kb/exclusions/exclusion.resource';
 import { icpResource } from '../../kb/icps/icp.resource';
 import { personaResource } from '../../kb/personas/persona.resource';
 import { productResource } from '../../kb/products/product.resource';
@@ -155,12 +157,14 @@ export class KbLookupRepository {
     return keys.map((key) => answers.get(`${key.workspaceId}\u0000${key.personKey}`)!);
   }
 
-  /** Read alongside the activities Match locks, in the same statement (`$1` is their workspace). */
-  static readonly columns = {
-    /** `exclusion_domains`: the active Exclusions' domains as stored. */
-    exclusionDomains: `(SELECT coalesce(json_agg(x.domain), '[]') FROM exclusions x
-                         WHERE x.workspace_id = $1 AND x.deleted_at IS NULL) AS exclusion_domains`,
-  };
+  /**
+   * The column `exclusion_domains`, the active Exclusions' domains as stored, read alongside the
+   * activities Match locks, in the statement that locks them (of the statement's `workspace`).
+   */
+  exclusionDomainsColumn(params: SqlParams): string {
+    return `(SELECT coalesce(json_agg(x.domain), '[]') FROM ${this.dataSource.getMetadata(exclusionResource.entity).tableName} x
+                         WHERE x.workspace_id = ${params.ref('workspace')} AND x.deleted_at IS NULL) AS exclusion_domains`;
+  }
 }
 
 /** Active profiles, oldest first (the evaluator's tie-break order), as the column `name`. */

@@ -7,8 +7,9 @@
  * Bound to one workspace (and to the API key id that `created_by` names), from the environment:
  *   PORT, DATABASE_URL, CURSOR_SECRET, BASELINE_WORKSPACE_ID (internal decimal id), BASELINE_KEY_ID
  *
- * Only pure functions come from src/ (presenters, pager, cursor codec, ids, KB field rules, the
- * pool's type parsers), so the per-request work beyond the framework is the API's own. The SQL
+ * Only pure functions and declarations come from src/ (presenters, pager, cursor codec, ids, KB
+ * field rules and the resources' id prefixes, the pool's type parsers), so the per-request work
+ * beyond the framework is the API's own. The SQL
  * texts are copied from the repositories: the Signals and Buyers ones from their source, the
  * knowledge-base ones as KbRepository.page / insert / softDelete build them from the entity's
  * metadata.
@@ -22,7 +23,9 @@ import { PG_TYPES } from '../src/database/pg-types';
 import { presentBuyer } from '../src/modules/buyers/buyer-view';
 import type { BuyerRow } from '../src/modules/buyers/buyers.repository';
 import { BUYER_SELECT } from '../src/modules/buyers/buyers.sql';
+import { icpResource } from '../src/modules/kb/icps/icp.resource';
 import { profileFields } from '../src/modules/kb/kb-shapes';
+import { topicResource } from '../src/modules/kb/topics/topic.resource';
 import { presentSignal } from '../src/modules/signals/signal-view';
 import type { SignalRow } from '../src/modules/signals/signals.repository';
 import { AppError } from '../src/shared/application/app-error';
@@ -251,7 +254,7 @@ class Baseline {
         return this.query<Record<string, unknown>>(sql, params);
       },
       positionOf: (row) => ({ at: row.created_at as Date, id: row.id as string }),
-      present: (row) => presentKb(ID_PREFIXES.icp, row),
+      present: (row) => presentKb(icpResource.idPrefix, row),
     });
   }
 
@@ -277,11 +280,11 @@ class Baseline {
       record.id, this.config.workspaceId, record.name, record.short_name, record.description,
       record.created_by, now, now, null,
     ]);
-    return presentKb(ID_PREFIXES.topic, { ...record, workspace_id: this.config.workspaceId });
+    return presentKb(topicResource.idPrefix, { ...record, workspace_id: this.config.workspaceId });
   }
 
   private async deleteTopic(publicId: string): Promise<Answer> {
-    const parsed = parseId(ID_PREFIXES.topic, publicId);
+    const parsed = parseId(topicResource.idPrefix, publicId);
     if (parsed.kind !== 'ok') throw AppError.notFound('Topic');
     const result = await this.run(TOPIC_SOFT_DELETE, [this.config.workspaceId, parsed.value, new Date()]);
     if ((result.rowCount ?? 0) === 0) throw AppError.notFound('Topic');

@@ -27,10 +27,9 @@ import { ActivitiesModule } from '../src/modules/activities/activities.module';
 import { ActivitiesRepository } from '../src/modules/activities/activities.repository';
 import { ActivitiesService } from '../src/modules/activities/activities.service';
 import { KbModule } from '../src/modules/kb/kb.module';
-import { IcpsService } from '../src/modules/kb/icps/icps.module';
+import { kbResourceAt } from '../src/modules/kb/kb-resources';
 import { PipelineModule } from '../src/modules/pipeline/pipeline.module';
 import { demoActivity, demoKnowledgeBase } from '../src/modules/seed/demo-data';
-import { KB_SERVICES } from '../src/modules/seed/demo-seed.service';
 import { PipelineProducer } from '../src/modules/pipeline/infrastructure/pipeline.producer';
 import { PIPELINE_CONCURRENCY, PIPELINE_QUEUES } from '../src/modules/pipeline/infrastructure/queues';
 import { WorkspacesModule } from '../src/modules/workspaces/workspaces.module';
@@ -75,7 +74,7 @@ async function pipelineRate(
     }
     const ws = await app.get(WorkspacesService).createWorkspace('Pipeline bench');
     const ctx = WorkspaceContext.forConsole(ws.workspace_id, 'bench');
-    for (const record of demoKnowledgeBase(2)) await app.get(KB_SERVICES[record.resource] as never as typeof IcpsService).create(ctx, record.body);
+    for (const record of demoKnowledgeBase(2)) await app.get(kbResourceAt(record.resource).service).create(ctx, record.body);
     const intake = app.get(ActivitiesService);
     const started = Date.now();
     let first = '';

@@ -1,17 +1,23 @@
-import { INestApplicationContext, Module } from '@nestjs/common';
+import { INestApplicationContext, Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { CoreModule } from '../../src/core.module';
-import { CompetitorsService } from '../../src/modules/kb/competitors/competitors.module';
-import { IcpsService } from '../../src/modules/kb/icps/icps.module';
+import { CompetitorsService } from '../../src/modules/kb/competitors/competitor.resource';
+import { IcpsService } from '../../src/modules/kb/icps/icp.resource';
 import { KbModule } from '../../src/modules/kb/kb.module';
-import { TargetPagesService } from '../../src/modules/kb/target-pages/target-pages.module';
+import { TargetPagesService } from '../../src/modules/kb/target-pages/target-page.resource';
 import { AppError } from '../../src/shared/application/app-error';
 import { WorkspaceContext } from '../../src/shared/application/workspace-context';
 import { expectError } from '../support/assertions';
 import { startTestApp, TestApp, TestWorkspace } from '../support/test-app';
 
+/** A provider of the console backend's own, given a KB service by its class. */
+@Injectable()
+class ConsoleIcps {
+  constructor(readonly icps: IcpsService) {}
+}
+
 /** A second application, as the console backend builds it: our modules, its own process. */
-@Module({})
+@Module({ imports: [KbModule], providers: [ConsoleIcps] })
 class ConsoleBackendModule {}
 
 describe('a console backend importing the KB modules works on the same data as the API', () => {
@@ -34,6 +40,12 @@ describe('a console backend importing the KB modules works on the same data as t
   beforeEach(async () => {
     ws = await t.newWorkspace();
     ctx = WorkspaceContext.forConsole(ws.workspace_id, 'usr_console_7');
+  });
+
+  it("injects each resource's service by its own class", () => {
+    expect(consoleApp.get(ConsoleIcps).icps).toBe(consoleApp.get(IcpsService));
+    expect(consoleApp.get(IcpsService)).toBeInstanceOf(IcpsService);
+    expect(consoleApp.get(TargetPagesService).resource.path).toBe('target-pages');
   });
 
   it('console creates and edits; the API sees it, with the console as creator', async () => {

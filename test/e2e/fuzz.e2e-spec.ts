@@ -93,7 +93,7 @@ const computedOf = (kb: KbCase): string[] => (kb.path.startsWith('target-') ? ['
 const tableOf = (kb: KbCase): string => kb.path.replace(/-/g, '_');
 const kbOf = (path: string): KbCase => KB_CASES.find((kb) => kb.path === path) as KbCase;
 const KB_TABLES = KB_CASES.map(tableOf);
-const ALL_PREFIXES = ['wor_', 'key_', 'icp_', 'per_', 'cmp_', 'prd_', 'top_', 'tpg_', 'tfm_', 'exc_', 'lis_', 'buy_', 'sig_', 'act_', 'req_'];
+const ALL_PREFIXES = ['wor_', 'key_', ...KB_CASES.map((kb) => kb.prefix), 'lis_', 'buy_', 'sig_', 'act_', 'req_'];
 const ACTIVITY_KEYS = ['external_id', 'type', 'trigger', 'occurred_at', 'identity', 'contact', 'company', 'attribution', 'website', 'market', 'linkedin'];
 const IDENTITY_KEYS = ['email', 'hem', 'linkedin', 'ip'];
 const ATTRIBUTION_KEYS = ['type', 'source', 'source_name', 'source_logo'];

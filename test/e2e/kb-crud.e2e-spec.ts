@@ -10,7 +10,7 @@ const SYSTEM_FIELDS: Record<string, unknown> = {
   updated_at: '2026-01-01T00:00:00Z',
 };
 
-describe.each(KB_CASES)('/v1/kb/$path (what all eight resources share)', (kb: KbCase) => {
+describe.each(KB_CASES)('/v1/kb/$path (what all resources share)', (kb: KbCase) => {
   let t: TestApp;
   let ws: TestWorkspace;
   const base = `/v1/kb/${kb.path}`;
@@ -184,6 +184,12 @@ describe.each(KB_CASES)('/v1/kb/$path (what all eight resources share)', (kb: Kb
       expectError(await t.http.get(`${base}/${id}`).set('Authorization', ws.auth), 404, 'not_found');
       expectError(await t.http.patch(`${base}/${id}`).set('Authorization', ws.auth).send({ name: 'x' }), 404, 'not_found');
       expectError(await t.http.delete(`${base}/${id}`).set('Authorization', ws.auth), 404, 'not_found');
+    }
+  });
+
+  it('names the path parameter when the id segment is not valid percent-encoding', async () => {
+    for (const segment of [`${kb.prefix}%ZZ`, '%E0%A4%A']) {
+      expectError(await t.http.get(`${base}/${segment}`).set('Authorization', ws.auth), 400, 'validation_error', kb.idParam);
     }
   });
 

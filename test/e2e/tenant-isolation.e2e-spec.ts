@@ -1,8 +1,8 @@
 /**
  * Tenant isolation across every endpoint and method.
  *
- * Workspace A holds real data of every kind: a few records of each of the eight knowledge-base
- * resources, Buyers and Signals made by the real pipeline from ingested activities, activities
+ * Workspace A holds real data of every kind: a few records of each knowledge-base
+ * resource, Buyers and Signals made by the real pipeline from ingested activities, activities
  * that were processed and activities that were discarded, and list cursors of every list endpoint
  * (with and without filters). Workspace B then tries everything it can with A's ids, cursors,
  * external ids and short names, with a write key and with a read-only key. B must learn nothing:

@@ -1,76 +1,57 @@
-/** The eight knowledge-base resources as a client sees them, for table-driven tests. */
+import { KB_RESOURCES } from '../../src/modules/kb/kb-resources';
+import type { KbFieldSpec } from '../../src/shared/application/kb-fields';
+import type { KbResource } from '../../src/shared/application/kb-resource';
+
+/** A knowledge-base resource as a client sees it, for table-driven tests. */
 export interface KbCase {
   name: string;
   path: string;
   idParam: string;
   prefix: string;
-  /** A valid create body; `n` makes short names unique. */
+  /** A valid create body (the required fields); `n` makes short names unique. */
   valid(n: string): Record<string, string>;
   required: string[];
   optional: string[];
   computed: string[];
 }
 
-const profile = (name: string, path: string, idParam: string, prefix: string): KbCase => ({
-  name,
-  path,
-  idParam,
-  prefix,
-  valid: (n) => ({ name: `${name} ${n}`, short_name: `${path}-${n}`, description: `${name} description ${n}` }),
-  required: ['name', 'short_name', 'description'],
-  optional: [],
-  computed: [],
-});
+/** A valid value of a field, by its rule. */
+function sample(resource: KbResource, field: string, spec: KbFieldSpec, n: string): string {
+  switch (spec.rule) {
+    case 'domain':
+      return `${resource.path}-${n}.com`;
+    case 'linkedin':
+      return `https://www.linkedin.com/company/${resource.path}-${n}`;
+    case 'image_url':
+      return `https://cdn.example.com/${resource.path}/${n}.png`;
+    case 'page_url':
+      return `https://www.example.com/${resource.path}/${n}`;
+    case 'text':
+      return field === 'short_name' ? `${resource.path}-${n}` : `${resource.name} ${field.replace(/_/g, ' ')} ${n}`;
+  }
+}
 
-const page = (name: string, path: string, prefix: string): KbCase => ({
-  name,
-  path,
-  idParam: 'id',
-  prefix,
-  valid: (n) => ({
-    name: `${name} ${n}`,
-    short_name: `${path}-${n}`,
-    url: `https://www.example.com/${path}/${n}`,
-    description: `Why ${n} matters`,
-  }),
-  required: ['name', 'short_name', 'url', 'description'],
-  optional: [],
-  computed: ['canonical_url'],
-});
+function kbCase(resource: KbResource): KbCase {
+  const fields = Object.entries(resource.fields);
+  const required = fields.filter(([, spec]) => spec.presence === 'required');
+  return {
+    name: resource.name,
+    path: resource.path,
+    idParam: resource.idParam,
+    prefix: resource.idPrefix,
+    valid: (n) => Object.fromEntries(required.map(([field, spec]) => [field, sample(resource, field, spec, n)])),
+    required: required.map(([field]) => field),
+    optional: fields.filter(([, spec]) => spec.presence !== 'required').map(([field]) => field),
+    computed: [...resource.computedFields],
+  };
+}
 
-export const KB_CASES: KbCase[] = [
-  profile('ICP', 'icps', 'icp_id', 'icp_'),
-  profile('Persona', 'personas', 'persona_id', 'per_'),
-  {
-    name: 'Competitor',
-    path: 'competitors',
-    idParam: 'id',
-    prefix: 'cmp_',
-    valid: (n) => ({ name: `Competitor ${n}`, short_name: `competitors-${n}`, domain: `rival-${n}.com` }),
-    required: ['name', 'short_name', 'domain'],
-    optional: ['linkedin', 'logo', 'description'],
-    computed: [],
-  },
-  profile('Product', 'products', 'id', 'prd_'),
-  profile('Topic', 'topics', 'id', 'top_'),
-  page('Target Page', 'target-pages', 'tpg_'),
-  page('Target Form', 'target-forms', 'tfm_'),
-  {
-    name: 'Exclusion',
-    path: 'exclusions',
-    idParam: 'id',
-    prefix: 'exc_',
-    valid: (n) => ({
-      name: `Excluded ${n}`,
-      short_name: `exclusions-${n}`,
-      domain: `excluded-${n}.com`,
-      description: `Never a target ${n}`,
-    }),
-    required: ['name', 'short_name', 'domain', 'description'],
-    optional: ['linkedin', 'logo'],
-    computed: [],
-  },
-];
+/**
+ * Every resource the API serves, read from the list the API is built from, so the table-driven
+ * suites cover a new resource without being told. What each resource must be (paths, prefixes,
+ * required fields) is pinned in src/modules/kb/kb-resources.spec.ts.
+ */
+export const KB_CASES: KbCase[] = KB_RESOURCES.map(kbCase);
 
 let counter = 0;
 /** A short, process-unique suffix for short names. */

@@ -7,17 +7,13 @@ import type { PipelineStage } from '../pipeline/infrastructure/queues';
 import type { ActivityInput } from './activity-input';
 import { ActivityEntity } from './activity.entity';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
+import { SqlParams } from '../../shared/infrastructure/sql-params';
 import { groupBy, turnBatching } from '../../shared/infrastructure/turn-batching';
 
 /** Every column, in one place, so raw reads return the entity's shape. */
 const ACTIVITY_COLUMNS =
   'id, workspace_id, external_id, type, trigger, occurred_at, payload, stage, status, discard_reason, person_key, ' +
   'identity, contact_info, company_info, evaluation, buyer_id, signal_id, created_at, updated_at';
-
-/** The select list of an activity read: every column, plus the caller's computed `extra` ones. */
-function selectList(extra: string): string {
-  return extra ? `${ACTIVITY_COLUMNS}, ${extra}` : ACTIVITY_COLUMNS;
-}
 
 /** What a pipeline step may change on an activity. */
 export type ActivityChanges = Partial<
@@ -40,37 +36,47 @@ function columnValue(column: string, value: unknown): unknown {
   return JSON_COLUMNS.has(column) && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null);
 }
 
+/** Which activities a stage move is for, and when it happens. */
+export interface ActivityMove {
+  workspaceId: string;
+  /** The stage they move from; null: from any stage but done. */
+  from: PipelineStage | null;
+  now: Date;
+}
+
 /**
  * `UPDATE activities … FROM unnest(…)`: pipeline results stored, and the stage moved, for many
- * activities of one workspace at once, all moving from `from` (null: from any stage but done) and
- * all setting the same `columns` (each to its own value). An activity no longer at `from` is left
- * alone (another run got there first); the statement returns the ids it moved. Each id may appear
- * once. Column names come from the fixed set above, never from data.
+ * activities of one workspace at once, all moving from `from` and all setting the same `columns`
+ * (each to its own value). An activity no longer at `from` is left alone (another run got there
+ * first); the statement returns the ids it moved. Each id may appear once. Column names come from
+ * the fixed set above, never from data.
+ *
+ * Its values are bound in `params` by name (`workspace`, `from`, `now`, `activities.<column>`),
+ * so a statement that embeds it (the Match step's write) shares `workspace` and `now` by name.
  */
 export function advanceManySql(
-  workspaceId: string,
-  from: PipelineStage | null,
+  params: SqlParams,
+  move: ActivityMove,
   columns: readonly string[],
   rows: ReadonlyArray<{ id: string; changes: ActivityChanges }>,
-  now: Date,
-): { sql: string; params: unknown[] } {
-  const params: unknown[] = [workspaceId, from, now, rows.map((row) => row.id)];
-  const arrays = ['$4::bigint[]'];
+): string {
+  const workspace = params.bind('workspace', move.workspaceId);
+  const from = params.bind('from', move.from);
+  const now = params.bind('now', move.now);
+  const arrays = [`${params.bind('activities.id', rows.map((row) => row.id))}::bigint[]`];
   const names = ['id'];
-  const sets = ['updated_at = $3'];
+  const sets = [`updated_at = ${now}`];
   for (const column of columns) {
     checkChangeable(column);
-    params.push(rows.map(({ changes }) => columnValue(column, (changes as Record<string, unknown>)[column])));
-    arrays.push(`$${params.length}::${BIGINT_COLUMNS.has(column) ? 'bigint' : 'text'}[]`);
+    const values = rows.map(({ changes }) => columnValue(column, (changes as Record<string, unknown>)[column]));
+    arrays.push(`${params.bind(`activities.${column}`, values)}::${BIGINT_COLUMNS.has(column) ? 'bigint' : 'text'}[]`);
     names.push(column);
     sets.push(`${column} = v.${column}${JSON_COLUMNS.has(column) ? '::json' : ''}`);
   }
-  return {
-    sql:
-      `UPDATE activities a SET ${sets.join(', ')} FROM unnest(${arrays.join(', ')}) AS v (${names.join(', ')}) ` +
-      `WHERE a.workspace_id = $1 AND (a.stage = $2 OR ($2::text IS NULL AND a.stage <> 'done')) AND a.id = v.id RETURNING a.id`,
-    params,
-  };
+  return (
+    `UPDATE activities a SET ${sets.join(', ')} FROM unnest(${arrays.join(', ')}) AS v (${names.join(', ')}) ` +
+    `WHERE a.workspace_id = ${workspace} AND (a.stage = ${from} OR (${from}::text IS NULL AND a.stage <> 'done')) AND a.id = v.id RETURNING a.id`
+  );
 }
 
 interface FindKey {
@@ -188,22 +194,26 @@ export class ActivitiesRepository {
   /**
    * As `find` for several activities, and locks their rows for the rest of the transaction, in id
    * order (so two transactions locking overlapping sets cannot deadlock). Answers follow `ids`:
-   * null for an id no activity of the workspace has; a repeated id gets the same row.
+   * null for an id no activity of the workspace has; a repeated id gets the same row. `extra`
+   * adds the caller's computed columns to each row; it may refer to the statement's `workspace`.
    */
   async lockMany<Extra extends object = object>(
     ctx: WorkspaceContext,
     ids: readonly string[],
     manager: EntityManager,
-    extra = '',
+    extra?: (params: SqlParams) => string,
   ): Promise<Array<(ActivityEntity & Extra) | null>> {
-    const workspaceId = requireWorkspace(ctx);
+    const params = new SqlParams();
+    const workspace = params.bind('workspace', requireWorkspace(ctx));
     const canonical = ids.map(bigintId);
     const wanted = [...new Set(canonical.filter((id): id is string => id !== null))];
     if (wanted.length === 0) return ids.map(() => null);
+    const $ids = params.bind('ids', wanted);
+    const columns = extra ? `${ACTIVITY_COLUMNS}, ${extra(params)}` : ACTIVITY_COLUMNS;
     const { rows } = await preparedQuery<ActivityEntity & Extra>(
       manager,
-      `SELECT ${selectList(extra)} FROM activities WHERE workspace_id = $1 AND id = ANY($2::bigint[]) ORDER BY id FOR UPDATE OF activities`,
-      [workspaceId, wanted],
+      `SELECT ${columns} FROM activities WHERE workspace_id = ${workspace} AND id = ANY(${$ids}::bigint[]) ORDER BY id FOR UPDATE OF activities`,
+      params.values,
     );
     const byId = new Map(rows.map((row) => [String(row.id), row]));
     return canonical.map((id) => (id === null ? null : (byId.get(id) ?? null)));
@@ -231,8 +241,9 @@ export class ActivitiesRepository {
       const members = [...first.values()];
       const { workspaceId, from, changes } = members[0].key;
       const now = new Date(Math.max(...members.map(({ key }) => key.now.getTime())));
-      const update = advanceManySql(workspaceId, from, Object.keys(changes).sort(), members.map(({ key }) => key), now);
-      const { rows } = await preparedQuery<{ id: string }>(this.dataSource.manager, update.sql, update.params);
+      const params = new SqlParams();
+      const update = advanceManySql(params, { workspaceId, from, now }, Object.keys(changes).sort(), members.map(({ key }) => key));
+      const { rows } = await preparedQuery<{ id: string }>(this.dataSource.manager, update, params.values);
       const done = new Set(rows.map((row) => String(row.id)));
       for (const { key, index } of members) moved[index] = done.has(key.id);
     }

@@ -1,5 +1,7 @@
 import { formatTimestamp } from '../../shared/domain/clock';
 import { formatId, ID_PREFIXES } from '../../shared/domain/ids';
+import { icpResource } from '../kb/icps/icp.resource';
+import { personaResource } from '../kb/personas/persona.resource';
 import type { BuyerRow } from './buyers.repository';
 
 const optionalId = (prefix: string, id: string | null): string => (id === null ? '' : formatId(prefix, id));
@@ -12,14 +14,14 @@ export function presentBuyer(row: BuyerRow): Record<string, unknown> {
     contact_info: {
       ...row.contact_info,
       is_persona: row.persona_id !== null,
-      persona_id: optionalId(ID_PREFIXES.persona, row.persona_id),
+      persona_id: optionalId(personaResource.idPrefix, row.persona_id),
       persona_name: row.persona_name,
       persona_reasoning: row.persona_reasoning,
     },
     company_info: {
       ...row.company_info,
       is_icp: row.icp_id !== null,
-      icp_id: optionalId(ID_PREFIXES.icp, row.icp_id),
+      icp_id: optionalId(icpResource.idPrefix, row.icp_id),
       icp_name: row.icp_name,
       icp_reasoning: row.icp_reasoning,
     },

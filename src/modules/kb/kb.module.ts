@@ -1,24 +1,18 @@
 import { Module } from '@nestjs/common';
-import { CompetitorsModule } from './competitors/competitors.module';
-import { ExclusionsModule } from './exclusions/exclusions.module';
-import { IcpsModule } from './icps/icps.module';
-import { PersonasModule } from './personas/personas.module';
-import { ProductsModule } from './products/products.module';
-import { TargetFormsModule } from './target-forms/target-forms.module';
-import { TargetPagesModule } from './target-pages/target-pages.module';
-import { TopicsModule } from './topics/topics.module';
+import { KB_ID_PARAMS, kbIdParams } from '../../shared/application/kb-resource';
+import { kbModule } from '../../shared/infrastructure/kb-module';
+import { KbController } from '../../shared/interface/http/kb-controller.factory';
+import { KB_RESOURCES } from './kb-resources';
 
-const resourceModules = [
-  IcpsModule,
-  PersonasModule,
-  CompetitorsModule,
-  ProductsModule,
-  TopicsModule,
-  TargetPagesModule,
-  TargetFormsModule,
-  ExclusionsModule,
-];
+const resourceModules = KB_RESOURCES.map((resource) => kbModule(resource, KbController(resource, resource.service)));
 
-/** The eight knowledge-base resources; importing it exports all their services. */
-@Module({ imports: resourceModules, exports: resourceModules })
+/**
+ * The knowledge-base resources, a module each, built from their declarations; importing it
+ * exports all their services, and the path parameter names their ids go by (KB_ID_PARAMS).
+ */
+@Module({
+  imports: resourceModules,
+  providers: [{ provide: KB_ID_PARAMS, useValue: kbIdParams(KB_RESOURCES) }],
+  exports: [...resourceModules, KB_ID_PARAMS],
+})
 export class KbModule {}

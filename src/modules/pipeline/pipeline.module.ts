@@ -9,6 +9,7 @@ import { DefaultEvaluator } from './domain/default-evaluator';
 import { EVALUATOR } from './domain/evaluator';
 import { BuyerWriter } from './infrastructure/buyer-writer';
 import { KbLookupRepository } from './infrastructure/kb-lookup.repository';
+import { MatchWriter } from './infrastructure/match-writer';
 import { PipelineQueueModule } from './infrastructure/pipeline-queue.module';
 import { pipelineProcessors } from './infrastructure/processors';
 import { PipelineSweeper } from './infrastructure/sweeper';
@@ -26,6 +27,7 @@ import { PipelineSweeper } from './infrastructure/sweeper';
     MatchStep,
     KbLookupRepository,
     BuyerWriter,
+    MatchWriter,
     { provide: EVALUATOR, useClass: DefaultEvaluator },
     ...pipelineProcessors(),
     PipelineSweeper,

@@ -2,32 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KbService } from '../../shared/application/kb.service';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { ActivitiesRepository } from '../activities/activities.repository';
 import { ActivitiesService } from '../activities/activities.service';
-import { CompetitorsService } from '../kb/competitors/competitors.module';
-import { ExclusionsService } from '../kb/exclusions/exclusions.module';
-import { IcpsService } from '../kb/icps/icps.module';
-import { PersonasService } from '../kb/personas/personas.module';
-import { ProductsService } from '../kb/products/products.module';
-import { TargetFormsService } from '../kb/target-forms/target-forms.module';
-import { TargetPagesService } from '../kb/target-pages/target-pages.module';
-import { TopicsService } from '../kb/topics/topics.module';
+import { kbResourceAt } from '../kb/kb-resources';
 import { WorkspacesService } from '../workspaces/workspaces.service';
-import { demoActivity, demoKnowledgeBase, KbSeed } from './demo-data';
-
-/** The service of each KB resource path, for code that creates records of any kind. */
-export const KB_SERVICES = {
-  icps: IcpsService,
-  personas: PersonasService,
-  competitors: CompetitorsService,
-  products: ProductsService,
-  topics: TopicsService,
-  'target-pages': TargetPagesService,
-  'target-forms': TargetFormsService,
-  exclusions: ExclusionsService,
-} as const;
+import { demoActivity, demoKnowledgeBase } from './demo-data';
 
 export interface DemoResult {
   workspace_id: string;
@@ -57,7 +37,7 @@ export class DemoSeedService {
     const ctx = WorkspaceContext.forConsole(created.workspace_id, 'demo-seed');
     const kb = demoKnowledgeBase();
     for (const [index, record] of kb.entries()) {
-      await this.service(record).create(ctx, record.body);
+      await this.moduleRef.get(kbResourceAt(record.resource).service, { strict: false }).create(ctx, record.body);
       onProgress('knowledge base', index + 1, kb.length);
     }
     const run = randomBytes(3).toString('hex');
@@ -78,9 +58,5 @@ export class DemoSeedService {
       }
       await sleep(250);
     }
-  }
-
-  private service(record: KbSeed): KbService<never> {
-    return this.moduleRef.get(KB_SERVICES[record.resource] as never, { strict: false });
   }
 }

@@ -15,6 +15,14 @@ import { requireWorkspace, WorkspaceContext } from './workspace-context';
 /** A knowledge-base record as the API and the console see it. */
 export type KbRecordView = Record<string, unknown> & { id: string };
 
+/**
+ * The class a resource declares its service as: a subclass of KbService that keeps its constructor
+ * (the KB module constructs it with the resource, its table's repository, the cursor codec, the
+ * clock and the id generator). Its arguments are left open so that resources of different
+ * entities can share one list.
+ */
+export type KbServiceClass<E extends KbRecordEntity> = new (...args: any[]) => KbService<E>;
+
 export interface KbListQuery {
   limit: number;
   cursor?: string;

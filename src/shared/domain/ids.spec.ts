@@ -108,7 +108,7 @@ describe('formatId', () => {
   it('formats generated ids as prefix + exactly 19 digits', () => {
     const gen = new IdGenerator();
     for (let i = 0; i < 100; i++) {
-      expect(formatId(ID_PREFIXES.competitor, gen.next())).toMatch(/^cmp_[0-9]{19}$/);
+      expect(formatId(ID_PREFIXES.buyer, gen.next())).toMatch(/^buy_[0-9]{19}$/);
     }
   });
 
@@ -120,21 +120,13 @@ describe('formatId', () => {
 });
 
 describe('ID_PREFIXES', () => {
-  it('uses the prefixes of the spec and DESIGN §1', () => {
-    expect(ID_PREFIXES).toMatchObject({
+  it('uses the prefixes of the spec and DESIGN §1 (the knowledge base declares its own)', () => {
+    expect(ID_PREFIXES).toEqual({
       workspace: 'wor_',
-      icp: 'icp_',
-      persona: 'per_',
-      competitor: 'cmp_',
       buyer: 'buy_',
       signal: 'sig_',
-      targetPage: 'tpg_',
       targetList: 'lis_',
       request: 'req_',
-      product: 'prd_',
-      topic: 'top_',
-      targetForm: 'tfm_',
-      exclusion: 'exc_',
       apiKey: 'key_',
       activity: 'act_',
     });

@@ -5,26 +5,19 @@ import { randomInt } from 'node:crypto';
  * milliseconds since ID_EPOCH in the high bits, a per-millisecond sequence in the low 22 bits.
  * The sequence starts at a random point each millisecond so that two processes minting ids in the
  * same millisecond are very unlikely to collide; the primary key catches the rest.
+ *
+ * The prefixes of the knowledge-base resources are declared with each resource (`idPrefix` in
+ * `<x>.resource.ts`); these are the others.
  */
 export const ID_PREFIXES = {
   workspace: 'wor_',
   apiKey: 'key_',
-  icp: 'icp_',
-  persona: 'per_',
-  competitor: 'cmp_',
-  product: 'prd_',
-  topic: 'top_',
-  targetPage: 'tpg_',
-  targetForm: 'tfm_',
-  exclusion: 'exc_',
   targetList: 'lis_',
   buyer: 'buy_',
   signal: 'sig_',
   activity: 'act_',
   request: 'req_',
 } as const;
-
-export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];
 
 const ID_EPOCH_MS = Date.UTC(2024, 0, 1);
 const SEQUENCE_BITS = 22n;

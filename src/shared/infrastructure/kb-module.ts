@@ -1,4 +1,4 @@
-import { Inject, Injectable, ModuleMetadata, Type } from '@nestjs/common';
+import { DynamicModule, FactoryProvider, Type } from '@nestjs/common';
 import { getRepositoryToken, TypeOrmModule } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { KbService } from '../application/kb.service';
@@ -10,34 +10,29 @@ import { CursorCodec } from './cursor-codec';
 import { KbRecordEntity } from './kb-record.entity';
 
 /**
- * The injectable service class of a resource (`class IcpsService extends KbServiceFor(icps) {}`),
- * so the console backend can inject each resource's service by its own class.
+ * A resource's service, provided under the class the resource declares (`IcpsService`), so the
+ * console backend can inject each resource's service by its own class.
  */
-export function KbServiceFor<E extends KbRecordEntity>(resource: KbResource<E>): Type<KbService<E>> {
-  @Injectable()
-  class GeneratedKbService extends KbService<E> {
-    constructor(
-      @Inject(getRepositoryToken(resource.entity)) repository: Repository<E>,
-      @Inject(CursorCodec) cursors: CursorCodec,
-      @Inject(CLOCK) clock: Clock,
-      @Inject(ID_GENERATOR) ids: IdGenerator,
-    ) {
-      super(resource, repository, cursors, clock, ids);
-    }
-  }
-  return GeneratedKbService;
+export function kbServiceProvider<E extends KbRecordEntity>(resource: KbResource<E>): FactoryProvider<KbService<E>> {
+  return {
+    provide: resource.service,
+    inject: [getRepositoryToken(resource.entity), CursorCodec, CLOCK, ID_GENERATOR],
+    useFactory: (repository: Repository<E>, cursors: CursorCodec, clock: Clock, ids: IdGenerator) =>
+      new resource.service(resource, repository, cursors, clock, ids),
+  };
 }
 
-/** Module metadata of a resource: its table, controller and service; the service is exported. */
-export function kbModule<E extends KbRecordEntity>(
-  resource: KbResource<E>,
-  service: Type<KbService<E>>,
-  controller: Type<unknown>,
-): ModuleMetadata {
+/**
+ * The Nest module of a resource (`TargetPagesModule`): its table, its controller and its service,
+ * which it exports.
+ */
+export function kbModule<E extends KbRecordEntity>(resource: KbResource<E>, controller: Type<unknown>): DynamicModule {
+  const name = `${resource.path.replace(/(^|-)([a-z])/g, (_, _dash, letter: string) => letter.toUpperCase())}Module`;
   return {
+    module: { [name]: class {} }[name],
     imports: [TypeOrmModule.forFeature([resource.entity])],
     controllers: [controller],
-    providers: [service],
-    exports: [service],
+    providers: [kbServiceProvider(resource)],
+    exports: [resource.service],
   };
 }

@@ -2,7 +2,7 @@ import { Column, PrimaryColumn } from 'typeorm';
 import type { Actor } from '../application/workspace-context';
 
 /**
- * Columns shared by the eight knowledge-base tables. Property names are the column names, so a
+ * Columns shared by the knowledge-base tables. Property names are the column names, so a
  * `RETURNING *` row and a loaded entity have the same shape. Ids and workspace ids are PostgreSQL
  * `bigint`, which the driver returns as decimal strings.
  */

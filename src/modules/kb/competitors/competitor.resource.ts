@@ -1,13 +1,17 @@
 import { defineKbResource } from '../../../shared/application/kb-resource';
-import { ID_PREFIXES } from '../../../shared/domain/ids';
+import { KbService } from '../../../shared/application/kb.service';
 import { companyFields } from '../kb-shapes';
 import { CompetitorEntity } from './competitor.entity';
+
+/** The Competitors' service; a console backend injects it by this class. */
+export class CompetitorsService extends KbService<CompetitorEntity> {}
 
 export const competitorResource = defineKbResource({
   name: 'Competitor',
   path: 'competitors',
   idParam: 'id',
-  idPrefix: ID_PREFIXES.competitor,
+  idPrefix: 'cmp_',
   entity: CompetitorEntity,
+  service: CompetitorsService,
   fields: companyFields('optional'),
 });

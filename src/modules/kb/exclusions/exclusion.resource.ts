@@ -1,13 +1,17 @@
 import { defineKbResource } from '../../../shared/application/kb-resource';
-import { ID_PREFIXES } from '../../../shared/domain/ids';
+import { KbService } from '../../../shared/application/kb.service';
 import { companyFields } from '../kb-shapes';
 import { ExclusionEntity } from './exclusion.entity';
+
+/** The Exclusions' service; a console backend injects it by this class. */
+export class ExclusionsService extends KbService<ExclusionEntity> {}
 
 export const exclusionResource = defineKbResource({
   name: 'Exclusion',
   path: 'exclusions',
   idParam: 'id',
-  idPrefix: ID_PREFIXES.exclusion,
+  idPrefix: 'exc_',
   entity: ExclusionEntity,
+  service: ExclusionsService,
   fields: companyFields('required'),
 });

@@ -1,13 +1,17 @@
 import { defineKbResource } from '../../../shared/application/kb-resource';
-import { ID_PREFIXES } from '../../../shared/domain/ids';
+import { KbService } from '../../../shared/application/kb.service';
 import { profileFields } from '../kb-shapes';
 import { ProductEntity } from './product.entity';
+
+/** The Products' service; a console backend injects it by this class. */
+export class ProductsService extends KbService<ProductEntity> {}
 
 export const productResource = defineKbResource({
   name: 'Product',
   path: 'products',
   idParam: 'id',
-  idPrefix: ID_PREFIXES.product,
+  idPrefix: 'prd_',
   entity: ProductEntity,
+  service: ProductsService,
   fields: profileFields,
 });

@@ -1,13 +1,17 @@
 import { defineKbResource } from '../../../shared/application/kb-resource';
-import { ID_PREFIXES } from '../../../shared/domain/ids';
+import { KbService } from '../../../shared/application/kb.service';
 import { profileFields } from '../kb-shapes';
 import { TopicEntity } from './topic.entity';
+
+/** The Topics' service; a console backend injects it by this class. */
+export class TopicsService extends KbService<TopicEntity> {}
 
 export const topicResource = defineKbResource({
   name: 'Topic',
   path: 'topics',
   idParam: 'id',
-  idPrefix: ID_PREFIXES.topic,
+  idPrefix: 'top_',
   entity: TopicEntity,
+  service: TopicsService,
   fields: profileFields,
 });

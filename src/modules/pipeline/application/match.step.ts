@@ -2,30 +2,25 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import DataLoader from 'dataloader';
 import { DataSource, EntityManager } from 'typeorm';
-import { requireWorkspace, WorkspaceContext } from '../../../shared/application/workspace-context';
+import { WorkspaceContext } from '../../../shared/application/workspace-context';
 import { canonicalizeUrl } from '../../../shared/domain/canonical-url';
 import { Clock } from '../../../shared/domain/clock';
 import { IdGenerator } from '../../../shared/domain/ids';
 import { CLOCK, ID_GENERATOR } from '../../../shared/shared.module';
-import { ActivitiesRepository, ActivityChanges, advanceManySql } from '../../activities/activities.repository';
+import { ActivitiesRepository, ActivityChanges } from '../../activities/activities.repository';
 import type { ActivityEntity } from '../../activities/activity.entity';
 import { domainOf, isSameOrSubdomain } from '../domain/identity';
 import { buildSignalData } from '../domain/signal-data';
 import { attributionOf, BuyerFold, BuyerToLock, BuyerWriter, NewSignal } from '../infrastructure/buyer-writer';
 import { KbLookupRepository, TargetKey } from '../infrastructure/kb-lookup.repository';
+import { MatchWriter } from '../infrastructure/match-writer';
 import { carriedWith, PipelineJob, PipelineQueue } from '../infrastructure/queues';
 import { PipelineStep, restart } from './pipeline-step';
-import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
 import { groupBy, turnBatching } from '../../../shared/infrastructure/turn-batching';
 
 const LINKEDIN_COMPANY = /linkedin\.com\/company\/([^/?#\s]+)/i;
 
 type LockedActivity = ActivityEntity & { exclusion_domains: string[] };
-
-/** The columns Match writes on every activity it finishes: what the steps found, and the outcome. */
-const OUTCOME_COLUMNS = [
-  'buyer_id', 'company_info', 'contact_info', 'discard_reason', 'evaluation', 'identity', 'person_key', 'signal_id', 'stage', 'status',
-] as const;
 
 /**
  * Match: exclusions first, then the trigger's target. A match writes one Signal and folds it into
@@ -44,6 +39,7 @@ export class MatchStep extends PipelineStep {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly kb: KbLookupRepository,
     private readonly buyers: BuyerWriter,
+    private readonly writer: MatchWriter,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {
@@ -86,7 +82,7 @@ export class MatchStep extends PipelineStep {
   private matchAll(ctx: WorkspaceContext, jobs: readonly PipelineJob[]): Promise<Array<PipelineQueue | null>> {
     return this.dataSource.transaction(async (manager) => {
       const locked = await this.activities.lockMany<{ exclusion_domains: string[] }>(
-        ctx, jobs.map((job) => job.activityId), manager, KbLookupRepository.columns.exclusionDomains,
+        ctx, jobs.map((job) => job.activityId), manager, (params) => this.kb.exclusionDomainsColumn(params),
       );
       const pending = new Set<LockedActivity>();
       const next = jobs.map((job, k) => {
@@ -149,11 +145,7 @@ export class MatchStep extends PipelineStep {
       const { person_key, identity, contact_info, company_info, evaluation } = activity;
       return { id: String(activity.id), changes: { person_key, identity, contact_info, company_info, evaluation, ...outcome } };
     });
-    // Locked above and not finished: from whatever stage the row shows (an earlier version stored
-    // each step's), it moves to done.
-    const outcome = advanceManySql(requireWorkspace(ctx), null, OUTCOME_COLUMNS, rows, now);
-    const ctes = BuyerWriter.writeCtes(folds, signals, '$1', '$3', outcome.params);
-    await preparedQuery(manager, `WITH ${ctes} ${outcome.sql}`, outcome.params);
+    await this.writer.write(ctx, manager, { folds, signals, outcomes: rows }, now);
   }
 
   private excluded(activity: LockedActivity): boolean {

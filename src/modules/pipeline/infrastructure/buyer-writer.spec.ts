@@ -72,33 +72,3 @@ describe('BuyerWriter.fold', () => {
     expect(fold.buyer.hems).toEqual([{ type: 'md5', value: 'x' }]);
   });
 });
-
-describe('BuyerWriter.writeCtes', () => {
-  it('appends the Buyers column by column and the Signals as JSON, and keeps stored first/last values it did not change', () => {
-    const fold = BuyerWriter.startFold(newBuyer());
-    const first = signal('10', '2026-01-01T00:10:00Z');
-    BuyerWriter.fold(fold, first);
-    fold.first = null;
-    const params: unknown[] = ['ws', 'match', new Date()];
-    const sql = BuyerWriter.writeCtes([fold], [first], '$1', '$3', params);
-    // Three given, 25 Buyer columns (id first), then the Signals.
-    expect(params).toHaveLength(3 + 25 + 1);
-    expect(sql).toContain('FROM unnest($4::bigint[], $5::text[]');
-    expect(sql).toContain('contact_info = v.contact_info::json');
-    expect(sql).toContain('first_signal_id = coalesce(v.first_signal_id, b.first_signal_id)');
-    expect(sql).toContain('WHERE b.workspace_id = $1 AND b.id = ANY($4::bigint[]) AND b.id = v.id');
-    expect(sql).toContain('json_to_recordset($29::json)');
-    const column = (name: string) => {
-      const names = /AS v \(([^)]*)\)/.exec(sql)![1].split(', ');
-      return params[3 + names.indexOf(name)];
-    };
-    expect(column('id')).toEqual(['1']);
-    expect(column('first_signal_id')).toEqual([null]);
-    expect(column('last_signal_id')).toEqual(['10']);
-    expect(column('signal_count_total')).toEqual([1]);
-    expect(column('icp_id')).toEqual([null]);
-    expect(JSON.parse((column('hems') as string[])[0])).toEqual([{ type: 'md5', value: 'x' }]);
-    const [row] = JSON.parse(params[28] as string);
-    expect(row).toMatchObject({ id: '10', buyer_id: '1', activity_id: '910', type: 'website', captured_at: '2026-01-01T00:10:00.000Z' });
-  });
-});

@@ -62,34 +62,9 @@ const LOCKED_COLUMNS =
   'b.signal_count_linkedin, b.first_signal_id, b.first_signal_at, b.last_signal_id, b.last_signal_at';
 
 /**
- * The Buyer row a fold writes, column by column: `set` columns take the fold's value; `keep`
- * columns keep the stored one when the fold's is null (the first or last Signal did not change).
- */
-const BUYER_UPDATE_COLUMNS: ReadonlyArray<readonly [column: string, type: string, mode: 'set' | 'keep']> = [
-  ['contact_info', 'json', 'set'], ['company_info', 'json', 'set'], ['hems', 'json', 'set'],
-  ['is_icp', 'boolean', 'set'], ['icp_id', 'bigint', 'set'], ['icp_name', 'text', 'set'], ['icp_reasoning', 'text', 'set'],
-  ['is_persona', 'boolean', 'set'], ['persona_id', 'bigint', 'set'], ['persona_name', 'text', 'set'], ['persona_reasoning', 'text', 'set'],
-  ['signal_count_total', 'integer', 'set'], ['signal_count_website', 'integer', 'set'],
-  ['signal_count_market', 'integer', 'set'], ['signal_count_linkedin', 'integer', 'set'],
-  ['first_signal_id', 'bigint', 'keep'], ['first_signal_type', 'text', 'keep'], ['first_signal_trigger', 'text', 'keep'],
-  ['first_signal_at', 'timestamptz', 'keep'], ['attribution', 'json', 'keep'],
-  ['last_signal_id', 'bigint', 'keep'], ['last_signal_type', 'text', 'keep'], ['last_signal_trigger', 'text', 'keep'],
-  ['last_signal_at', 'timestamptz', 'keep'],
-];
-
-/** The Buyer update's `SET` list and `unnest` column names, from the table above (fixed, so built once). */
-const BUYER_UPDATE_SETS = BUYER_UPDATE_COLUMNS.map(([column, type, mode]) => {
-  const value = type === 'json' ? `v.${column}::json` : `v.${column}`;
-  return mode === 'set' ? `${column} = ${value}` : `${column} = coalesce(${value}, b.${column})`;
-}).join(', ');
-const BUYER_UPDATE_NAMES = BUYER_UPDATE_COLUMNS.map(([column]) => column).join(', ');
-
-const SIGNAL_COLUMNS =
-  'id bigint, buyer_id bigint, type text, trigger text, data json, captured_at timestamptz, activity_id bigint, matched json';
-
-/**
- * Writes Signals and folds them into their Buyers, inside the Match transaction: the Buyer rows
- * are locked, so concurrent Signals of one person count exactly once each.
+ * Locks (or creates) the Buyers of a Match batch and folds its Signals into them in memory, inside
+ * the Match transaction: the Buyer rows are locked, so concurrent Signals of one person count
+ * exactly once each. MatchWriter writes the folds.
  */
 @Injectable()
 export class BuyerWriter {
@@ -151,51 +126,5 @@ export class BuyerWriter {
       buyer.last_signal_at = capturedAt;
       into.last = { type: activity.type, trigger: activity.trigger };
     }
-  }
-
-  /**
-   * The Buyers' updates and the Signals' insert as common table expressions, so the Match step
-   * writes them and records the activities' outcome in a single round trip. `$workspace` and
-   * `$now` name parameters the caller already has; the new ones are appended to `params`.
-   */
-  static writeCtes(folds: readonly BuyerFold[], signals: readonly NewSignal[], $workspace: string, $now: string, params: unknown[]): string {
-    const buyers = folds.map(({ buyer, evaluation, first, last }) => {
-      const icp = evaluation!.icp;
-      const persona = evaluation!.persona;
-      return {
-        id: buyer.id, contact_info: buyer.contact_info, company_info: buyer.company_info, hems: buyer.hems,
-        is_icp: icp.matched, icp_id: icp.matched ? icp.id : null, icp_name: icp.matched ? icp.name : '', icp_reasoning: icp.reasoning,
-        is_persona: persona.matched, persona_id: persona.matched ? persona.id : null, persona_name: persona.matched ? persona.name : '',
-        persona_reasoning: persona.reasoning,
-        signal_count_total: buyer.signal_count_total, signal_count_website: buyer.signal_count_website,
-        signal_count_market: buyer.signal_count_market, signal_count_linkedin: buyer.signal_count_linkedin,
-        ...(first && {
-          first_signal_id: buyer.first_signal_id, first_signal_type: first.type, first_signal_trigger: first.trigger,
-          first_signal_at: buyer.first_signal_at, attribution: first.attribution,
-        }),
-        ...(last && { last_signal_id: buyer.last_signal_id, last_signal_type: last.type, last_signal_trigger: last.trigger, last_signal_at: buyer.last_signal_at }),
-      };
-    });
-    const rows = signals.map(({ id, buyerId, activity, data, matched }) => ({
-      id, buyer_id: buyerId, type: activity.type, trigger: activity.trigger, data, captured_at: activity.occurred_at,
-      activity_id: activity.id, matched,
-    }));
-    // One array per column. The ids also bound the scan of the Buyers (`id = ANY`), so that it
-    // reads just these rows by key, whatever the planner believes about the workspace's size.
-    const $ = (values: unknown[], type: string) => `$${params.push(values)}::${type}[]`;
-    const arrays = [$(buyers.map((buyer) => buyer.id), 'bigint')];
-    for (const [column, type] of BUYER_UPDATE_COLUMNS) {
-      const values = buyers.map((buyer) => (buyer as Record<string, unknown>)[column] ?? null);
-      arrays.push(type === 'json' ? $(values.map((value) => (value === null ? null : JSON.stringify(value))), 'text') : $(values, type));
-    }
-    const $signals = `$${params.push(JSON.stringify(rows))}`;
-    return (
-      `buyer_update AS (UPDATE buyers b SET ${BUYER_UPDATE_SETS}, updated_at = ${$now}
-         FROM unnest(${arrays.join(', ')}) AS v (id, ${BUYER_UPDATE_NAMES})
-        WHERE b.workspace_id = ${$workspace} AND b.id = ANY(${arrays[0]}) AND b.id = v.id), ` +
-      `signal_insert AS (INSERT INTO signals (id, workspace_id, buyer_id, type, trigger, data, captured_at, created_at, updated_at, activity_id, matched)
-         SELECT s.id, ${$workspace}, s.buyer_id, s.type, s.trigger, s.data, s.captured_at, ${$now}, ${$now}, s.activity_id, s.matched
-           FROM json_to_recordset(${$signals}::json) AS s (${SIGNAL_COLUMNS}))`
-    );
   }
 }

@@ -2,14 +2,24 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import DataLoader from 'dataloader';
 import { DataSource, EntityManager } from 'typeorm';
+import type { KbResource } from '../../../shared/application/kb-resource';
 import { requireWorkspace, WorkspaceContext } from '../../../shared/application/workspace-context';
-import { formatId, ID_PREFIXES } from '../../../shared/domain/ids';
+import { formatId } from '../../../shared/domain/ids';
 import { domainOf } from '../domain/identity';
 import type { MatchedRecord } from '../domain/signal-data';
 import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
+import type { SqlParams } from '../../../shared/infrastructure/sql-params';
 import { groupBy, turnBatching } from '../../../shared/infrastructure/turn-batching';
 import type { CompanyInfo, ContactInfo } from '../../buyers/buyer-shape';
 import type { KbProfile } from '../domain/evaluator';
+import { competitorResource } from '../../kb/competitors/competitor.resource';
+import { exclusionResource } from '../../kb/exclusions/exclusion.resource';
+import { icpResource } from '../../kb/icps/icp.resource';
+import { personaResource } from '../../kb/personas/persona.resource';
+import { productResource } from '../../kb/products/product.resource';
+import { targetFormResource } from '../../kb/target-forms/target-form.resource';
+import { targetPageResource } from '../../kb/target-pages/target-page.resource';
+import { topicResource } from '../../kb/topics/topic.resource';
 
 interface KbRow {
   id: string;
@@ -18,13 +28,17 @@ interface KbRow {
   description: string;
 }
 
+/** The resources a Signal can match, by the name it records them under (`matched.resource`). */
 const RESOURCES = {
-  target_page: { table: 'target_pages', prefix: ID_PREFIXES.targetPage },
-  target_form: { table: 'target_forms', prefix: ID_PREFIXES.targetForm },
-  topic: { table: 'topics', prefix: ID_PREFIXES.topic },
-  product: { table: 'products', prefix: ID_PREFIXES.product },
-  competitor: { table: 'competitors', prefix: ID_PREFIXES.competitor },
-} as const;
+  target_page: targetPageResource,
+  target_form: targetFormResource,
+  topic: topicResource,
+  product: productResource,
+  competitor: competitorResource,
+} as const satisfies Record<MatchedRecord['resource'], KbResource>;
+
+/** A resource's table, as its entity maps it. */
+type TableOf = (resource: KbResource) => string;
 
 /**
  * How an activity names its target: `kind` picks the table and the condition, `a` and `b` are the
@@ -60,12 +74,12 @@ const TARGET_KINDS = {
  * its kind that meets its condition (the one branch whose kind matches runs; the others are cut
  * off by their constant test).
  */
-const TARGETS_SQL = `SELECT k.n::int AS n, t.resource, t.id::text AS id, t.name, t.short_name, t.description
+const targetsSql = (tableOf: TableOf) => `SELECT k.n::int AS n, t.resource, t.id::text AS id, t.name, t.short_name, t.description
   FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS k (kind, a, b, n)
   CROSS JOIN LATERAL (${Object.entries(TARGET_KINDS)
     .map(
       ([kind, { resource, condition }]) =>
-        `(SELECT '${resource}' AS resource, id, name, short_name, description FROM ${RESOURCES[resource].table}
+        `(SELECT '${resource}' AS resource, id, name, short_name, description FROM ${tableOf(RESOURCES[resource])}
            WHERE k.kind = '${kind}' AND workspace_id = $1 AND deleted_at IS NULL AND (${condition})
            ORDER BY created_at, id LIMIT 1)`,
     )
@@ -77,10 +91,21 @@ const TARGETS_SQL = `SELECT k.n::int AS n, t.resource, t.id::text AS id, t.name,
  */
 @Injectable()
 export class KbLookupRepository {
+  /** The statements, with table names from the entities' metadata; built once. */
+  private statements?: { targets: string; evaluationInputs: string };
+
+  private get sql(): { targets: string; evaluationInputs: string } {
+    if (!this.statements) {
+      const tableOf: TableOf = (resource) => this.dataSource.getMetadata(resource.entity).tableName;
+      this.statements = { targets: targetsSql(tableOf), evaluationInputs: evaluationInputsSql(tableOf) };
+    }
+    return this.statements;
+  }
+
   /** The record each key names, or null; answers follow `keys`. */
   async targets(ctx: WorkspaceContext, keys: readonly TargetKey[], manager: EntityManager): Promise<Array<MatchedRecord | null>> {
     if (keys.length === 0) return [];
-    const { rows } = await preparedQuery<KbRow & { n: number; resource: MatchedRecord['resource'] }>(manager, TARGETS_SQL, [
+    const { rows } = await preparedQuery<KbRow & { n: number; resource: MatchedRecord['resource'] }>(manager, this.sql.targets, [
       requireWorkspace(ctx),
       keys.map((key) => key.kind),
       keys.map((key) => key.a),
@@ -88,7 +113,7 @@ export class KbLookupRepository {
     ]);
     const found: Array<MatchedRecord | null> = keys.map(() => null);
     for (const { n, resource, id, name, short_name, description } of rows) {
-      found[n - 1] = { resource, id: formatId(RESOURCES[resource].prefix, id), name, short_name, description };
+      found[n - 1] = { resource, id: formatId(RESOURCES[resource].idPrefix, id), name, short_name, description };
     }
     return found;
   }
@@ -120,7 +145,7 @@ export class KbLookupRepository {
       const personKeys = [...new Set(group.map((key) => key.personKey))];
       const { rows } = await preparedQuery<{ icps: KbProfile[]; personas: KbProfile[]; known: Record<string, KnownBuyer> }>(
         this.dataSource.manager,
-        EVALUATION_INPUTS_SQL,
+        this.sql.evaluationInputs,
         [workspaceId, personKeys],
       );
       const { icps, personas, known } = rows[0];
@@ -132,22 +157,24 @@ export class KbLookupRepository {
     return keys.map((key) => answers.get(`${key.workspaceId}\u0000${key.personKey}`)!);
   }
 
-  /** Read alongside the activities Match locks, in the same statement (`$1` is their workspace). */
-  static readonly columns = {
-    /** `exclusion_domains`: the active Exclusions' domains as stored. */
-    exclusionDomains: `(SELECT coalesce(json_agg(x.domain), '[]') FROM exclusions x
-                         WHERE x.workspace_id = $1 AND x.deleted_at IS NULL) AS exclusion_domains`,
-  };
+  /**
+   * The column `exclusion_domains`, the active Exclusions' domains as stored, read alongside the
+   * activities Match locks, in the statement that locks them (of the statement's `workspace`).
+   */
+  exclusionDomainsColumn(params: SqlParams): string {
+    return `(SELECT coalesce(json_agg(x.domain), '[]') FROM ${this.dataSource.getMetadata(exclusionResource.entity).tableName} x
+                         WHERE x.workspace_id = ${params.ref('workspace')} AND x.deleted_at IS NULL) AS exclusion_domains`;
+  }
 }
 
-/** Active profiles, oldest first (the evaluator's tie-break order). */
-const profiles = (table: 'icps' | 'personas') =>
+/** Active profiles, oldest first (the evaluator's tie-break order), as the column `name`. */
+const profiles = (table: string, name: 'icps' | 'personas') =>
   `(SELECT coalesce(json_agg(json_build_object('id', p.id::text, 'name', p.name, 'description', p.description)
                     ORDER BY p.created_at, p.id), '[]')
-      FROM ${table} p WHERE p.workspace_id = $1 AND p.deleted_at IS NULL) AS ${table}`;
+      FROM ${table} p WHERE p.workspace_id = $1 AND p.deleted_at IS NULL) AS ${name}`;
 
 /** The profiles, and per person key (`$2`) their Buyer's contact and company (a person has one Buyer). */
-const EVALUATION_INPUTS_SQL = `SELECT ${profiles('icps')}, ${profiles('personas')},
+const evaluationInputsSql = (tableOf: TableOf) => `SELECT ${profiles(tableOf(icpResource), 'icps')}, ${profiles(tableOf(personaResource), 'personas')},
   (SELECT coalesce(json_object_agg(b.person_key, json_build_object('contact_info', b.contact_info, 'company_info', b.company_info)), '{}')
      FROM buyers b WHERE b.workspace_id = $1 AND b.person_key = ANY($2::text[])) AS known`;
 

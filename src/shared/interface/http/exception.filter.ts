@@ -1,6 +1,7 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger, Optional } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppError } from '../../application/app-error';
+import { KB_ID_PARAMS, KbIdParams } from '../../application/kb-resource';
 import { ErrorCode, ERROR_STATUS } from '../../domain/errors';
 import { AppRequest } from './request-context';
 import { newRequestId } from './request-id';
@@ -29,27 +30,24 @@ function isUnavailable(error: unknown): boolean {
   });
 }
 
-/** Path parameter names of the KB resources whose ids are not plain `id`. */
-const KB_ID_PARAMS: Record<string, string> = { icps: 'icp_id', personas: 'persona_id' };
-
 /**
  * A path segment that is not valid percent-encoding cannot be any id: on KB paths it is a
  * malformed id (400 naming the parameter), elsewhere simply not found.
  */
-function undecodablePath(path: string): AppError {
+function undecodablePath(path: string, kbIdParams: KbIdParams): AppError {
   const kb = /^\/v1\/kb\/([a-z-]+)\//.exec(path);
   if (kb) {
-    const param = KB_ID_PARAMS[kb[1]] ?? 'id';
+    const param = kbIdParams[kb[1]] ?? 'id';
     return AppError.validation(param, `${param} is not a valid id.`);
   }
   return AppError.notFound();
 }
 
-function toAppError(exception: unknown, path: string): AppError | null {
+function toAppError(exception: unknown, path: string, kbIdParams: KbIdParams): AppError | null {
   if (exception instanceof AppError) return exception;
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
-    if (status === 400 && /Failed to decode param/i.test(exception.message)) return undecodablePath(path);
+    if (status === 400 && /Failed to decode param/i.test(exception.message)) return undecodablePath(path, kbIdParams);
     const code = STATUS_CODES[status];
     if (!code) return null;
     if (status === 404) return new AppError(code, 'No such route.');
@@ -75,12 +73,15 @@ function toAppError(exception: unknown, path: string): AppError | null {
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
+  /** `kbIdParams`: the id parameter of each KB path, from the KB module (none without it). */
+  constructor(@Optional() @Inject(KB_ID_PARAMS) private readonly kbIdParams: KbIdParams = {}) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const req = http.getRequest<AppRequest>();
     const res = http.getResponse<Response>();
     const requestId = req.state?.requestId ?? newRequestId();
-    const error = toAppError(exception, req.originalUrl?.split('?', 1)[0] ?? req.path ?? '');
+    const error = toAppError(exception, req.originalUrl?.split('?', 1)[0] ?? req.path ?? '', this.kbIdParams);
     if (!error) {
       // The error with its stack, and the request it failed (when logged within a request, the
       // line also carries the request log's `req`).

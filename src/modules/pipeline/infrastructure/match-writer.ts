@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { requireWorkspace, WorkspaceContext } from '../../../shared/application/workspace-context';
+import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
+import { SqlParams } from '../../../shared/infrastructure/sql-params';
+import { ActivityChanges, advanceManySql } from '../../activities/activities.repository';
+import type { BuyerFold, NewSignal } from './buyer-writer';
+
+/** The columns Match writes on every activity it finishes: what the steps found, and the outcome. */
+const OUTCOME_COLUMNS = [
+  'buyer_id', 'company_info', 'contact_info', 'discard_reason', 'evaluation', 'identity', 'person_key', 'signal_id', 'stage', 'status',
+] as const;
+
+/**
+ * The Buyer row a fold writes, column by column: `set` columns take the fold's value; `keep`
+ * columns keep the stored one when the fold's is null (the first or last Signal did not change).
+ */
+const BUYER_UPDATE_COLUMNS: ReadonlyArray<readonly [column: string, type: string, mode: 'set' | 'keep']> = [
+  ['contact_info', 'json', 'set'], ['company_info', 'json', 'set'], ['hems', 'json', 'set'],
+  ['is_icp', 'boolean', 'set'], ['icp_id', 'bigint', 'set'], ['icp_name', 'text', 'set'], ['icp_reasoning', 'text', 'set'],
+  ['is_persona', 'boolean', 'set'], ['persona_id', 'bigint', 'set'], ['persona_name', 'text', 'set'], ['persona_reasoning', 'text', 'set'],
+  ['signal_count_total', 'integer', 'set'], ['signal_count_website', 'integer', 'set'],
+  ['signal_count_market', 'integer', 'set'], ['signal_count_linkedin', 'integer', 'set'],
+  ['first_signal_id', 'bigint', 'keep'], ['first_signal_type', 'text', 'keep'], ['first_signal_trigger', 'text', 'keep'],
+  ['first_signal_at', 'timestamptz', 'keep'], ['attribution', 'json', 'keep'],
+  ['last_signal_id', 'bigint', 'keep'], ['last_signal_type', 'text', 'keep'], ['last_signal_trigger', 'text', 'keep'],
+  ['last_signal_at', 'timestamptz', 'keep'],
+];
+
+/** The Buyer update's `SET` list and `unnest` column names, from the table above (fixed, so built once). */
+const BUYER_UPDATE_SETS = BUYER_UPDATE_COLUMNS.map(([column, type, mode]) => {
+  const value = type === 'json' ? `v.${column}::json` : `v.${column}`;
+  return mode === 'set' ? `${column} = ${value}` : `${column} = coalesce(${value}, b.${column})`;
+}).join(', ');
+const BUYER_UPDATE_NAMES = BUYER_UPDATE_COLUMNS.map(([column]) => column).join(', ');
+
+const SIGNAL_COLUMNS =
+  'id bigint, buyer_id bigint, type text, trigger text, data json, captured_at timestamptz, activity_id bigint, matched json';
+
+/** What a Match batch writes: the Buyers folded, the new Signals, and each activity's outcome. */
+export interface MatchWrite {
+  folds: readonly BuyerFold[];
+  signals: readonly NewSignal[];
+  outcomes: ReadonlyArray<{ id: string; changes: ActivityChanges }>;
+}
+
+/**
+ * The Match step's write, as one statement (one round trip, inside the transaction that holds
+ * the activities' and Buyers' row locks): the Buyers' updates and the Signals' insert as common
+ * table expressions, then the activities' outcome, moving each to done.
+ */
+@Injectable()
+export class MatchWriter {
+  async write(ctx: WorkspaceContext, manager: EntityManager, write: MatchWrite, now: Date): Promise<void> {
+    const { sql, params } = MatchWriter.statement(requireWorkspace(ctx), write, now);
+    await preparedQuery(manager, sql, params);
+  }
+
+  /** The statement and its parameters. */
+  static statement(workspaceId: string, { folds, signals, outcomes }: MatchWrite, now: Date): { sql: string; params: unknown[] } {
+    const params = new SqlParams();
+    const workspace = params.bind('workspace', workspaceId);
+    const $now = params.bind('now', now);
+    const buyers = folds.map(({ buyer, evaluation, first, last }) => {
+      const icp = evaluation!.icp;
+      const persona = evaluation!.persona;
+      return {
+        id: buyer.id, contact_info: buyer.contact_info, company_info: buyer.company_info, hems: buyer.hems,
+        is_icp: icp.matched, icp_id: icp.matched ? icp.id : null, icp_name: icp.matched ? icp.name : '', icp_reasoning: icp.reasoning,
+        is_persona: persona.matched, persona_id: persona.matched ? persona.id : null, persona_name: persona.matched ? persona.name : '',
+        persona_reasoning: persona.reasoning,
+        signal_count_total: buyer.signal_count_total, signal_count_website: buyer.signal_count_website,
+        signal_count_market: buyer.signal_count_market, signal_count_linkedin: buyer.signal_count_linkedin,
+        ...(first && {
+          first_signal_id: buyer.first_signal_id, first_signal_type: first.type, first_signal_trigger: first.trigger,
+          first_signal_at: buyer.first_signal_at, attribution: first.attribution,
+        }),
+        ...(last && { last_signal_id: buyer.last_signal_id, last_signal_type: last.type, last_signal_trigger: last.trigger, last_signal_at: buyer.last_signal_at }),
+      };
+    });
+    const rows = signals.map(({ id, buyerId, activity, data, matched }) => ({
+      id, buyer_id: buyerId, type: activity.type, trigger: activity.trigger, data, captured_at: activity.occurred_at,
+      activity_id: activity.id, matched,
+    }));
+    // One array per column. The ids also bound the scan of the Buyers (`id = ANY`), so that it
+    // reads just these rows by key, whatever the planner believes about the workspace's size.
+    const array = (column: string, values: unknown[], type: string) => `${params.bind(`buyers.${column}`, values)}::${type}[]`;
+    const buyerIds = array('id', buyers.map((buyer) => buyer.id), 'bigint');
+    const arrays = [buyerIds];
+    for (const [column, type] of BUYER_UPDATE_COLUMNS) {
+      const values = buyers.map((buyer) => (buyer as Record<string, unknown>)[column] ?? null);
+      arrays.push(
+        type === 'json' ? array(column, values.map((value) => (value === null ? null : JSON.stringify(value))), 'text') : array(column, values, type),
+      );
+    }
+    const $signals = params.bind('signals', JSON.stringify(rows));
+    // Locked above and not finished: from whatever stage the row shows (an earlier version stored
+    // each step's), each activity moves to done.
+    const outcome = advanceManySql(params, { workspaceId, from: null, now }, OUTCOME_COLUMNS, outcomes);
+    const sql =
+      `WITH buyer_update AS (UPDATE buyers b SET ${BUYER_UPDATE_SETS}, updated_at = ${$now}
+         FROM unnest(${arrays.join(', ')}) AS v (id, ${BUYER_UPDATE_NAMES})
+        WHERE b.workspace_id = ${workspace} AND b.id = ANY(${buyerIds}) AND b.id = v.id), ` +
+      `signal_insert AS (INSERT INTO signals (id, workspace_id, buyer_id, type, trigger, data, captured_at, created_at, updated_at, activity_id, matched)
+         SELECT s.id, ${workspace}, s.buyer_id, s.type, s.trigger, s.data, s.captured_at, ${$now}, ${$now}, s.activity_id, s.matched
+           FROM json_to_recordset(${$signals}::json) AS s (${SIGNAL_COLUMNS})) ` +
+      outcome;
+    return { sql, params: params.values };
+  }
+}

@@ -5,7 +5,8 @@ import { CachingApiKeyAuthenticator } from '../../src/modules/workspaces/api-key
 import { API_KEYS_CHANGED } from '../../src/modules/workspaces/workspaces.service';
 import { expectError } from '../support/assertions';
 import { startTestApp, TestApp, TestWorkspace } from '../support/test-app';
-import { internalId, runCliWith, waitFor } from '../support/worker-process';
+import { waitFor } from '../support/wait';
+import { internalId, runCliWith } from '../support/worker-process';
 
 /*
  * Valid keys are remembered in memory while the API listens for revocations. These tests make

@@ -7,7 +7,8 @@ import { PipelineProducer } from '../../src/modules/pipeline/infrastructure/pipe
 import { expectFailure, oneJsonLine } from '../support/cli';
 import { unique } from '../support/kb-resources';
 import { startTestApp, TestApp, TestWorkspace } from '../support/test-app';
-import { activityProgress, internalId, killAllChildren, runCliWith, waitFor } from '../support/worker-process';
+import { waitFor } from '../support/wait';
+import { activityProgress, internalId, killAllChildren, runCliWith } from '../support/worker-process';
 
 jest.setTimeout(60_000);
 

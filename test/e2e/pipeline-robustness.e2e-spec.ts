@@ -13,13 +13,13 @@ import { formatId, ID_PREFIXES, IdGenerator } from '../../src/shared/domain/ids'
 import { ID_GENERATOR } from '../../src/shared/shared.module';
 import { unique } from '../support/kb-resources';
 import { startTestApp, TestApp, TestWorkspace } from '../support/test-app';
+import { waitFor } from '../support/wait';
 import {
   activityProgress,
   internalId,
   killAllChildren,
   startWorker,
   stopWorker,
-  waitFor,
   WorkerProcess,
 } from '../support/worker-process';
 

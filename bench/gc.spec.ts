@@ -25,7 +25,8 @@ describe('the GC meter', () => {
   it('records scavenges and full collections of the process it is preloaded into, apart', () => {
     const file = join(dir, 'gc.json');
     // Short-lived garbage for scavenges, then one forced full collection; exits once the meter
-    // has written again (it rewrites every 100 ms; its timer alone does not keep the process up).
+    // has written both (it rewrites every 100 ms; its timer alone does not keep the process up),
+    // and is stopped after 10 s if it never does.
     const script = `
       let held = [];
       for (let i = 0; i < 2e6; i++) {
@@ -33,9 +34,21 @@ describe('the GC meter', () => {
         if (held.length === 1000) held = [];
       }
       global.gc();
-      setTimeout(() => {}, 350);
+      const written = () => {
+        try {
+          const totals = JSON.parse(require('node:fs').readFileSync(process.env.BENCH_GC_FILE, 'utf8'));
+          return totals.young_ms > 0 && totals.other_ms > 0;
+        } catch {
+          return false;
+        }
+      };
+      const poll = () => { if (!written()) setTimeout(poll, 20); };
+      poll();
     `;
-    execFileSync(process.execPath, ['--expose-gc', '-r', GC_METER, '-e', script], { env: { ...process.env, BENCH_GC_FILE: file } });
+    execFileSync(process.execPath, ['--expose-gc', '-r', GC_METER, '-e', script], {
+      env: { ...process.env, BENCH_GC_FILE: file },
+      timeout: 10_000,
+    });
     const totals = readGcTotals(file);
     expect(totals?.young_ms).toBeGreaterThan(0);
     expect(totals?.other_ms).toBeGreaterThan(0);

@@ -1,10 +1,12 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
+import { apiKeyHashText } from '../../src/modules/workspaces/api-key';
 import { CachingApiKeyAuthenticator } from '../../src/modules/workspaces/api-key-cache';
 import { API_KEYS_CHANGED } from '../../src/modules/workspaces/workspaces.service';
 import { expectError } from '../support/assertions';
 import { startTestApp, TestApp, TestWorkspace } from '../support/test-app';
-import { internalId, runCliWith, waitFor } from '../support/worker-process';
+import { waitFor } from '../support/wait';
+import { internalId, runCliWith } from '../support/worker-process';
 
 /*
  * Valid keys are remembered in memory while the API listens for revocations. These tests make
@@ -34,13 +36,14 @@ const revokeSilently = (ws: TestWorkspace) =>
 async function cachedWorkspace(): Promise<TestWorkspace> {
   const ws = await t.newWorkspace();
   const cache = t.app.get(CachingApiKeyAuthenticator);
-  // The listener connects on the first lookup; wait until a lookup is remembered.
+  // The listener connects on the first lookup; wait until this key's lookup is remembered (other
+  // tests' keys may be remembered already).
   await waitFor(
     async () => {
       expect((await icps(ws)).status).toBe(200);
-      return (cache as unknown as { entries: Map<string, unknown> }).entries.size;
+      return (cache as unknown as { entries: Map<string, unknown> }).entries.has(apiKeyHashText(ws.api_key));
     },
-    (size) => size > 0,
+    (cached) => cached,
     { what: 'the key to be cached' },
   );
   return ws;

@@ -1,28 +1,51 @@
 import { Logger } from '@nestjs/common';
+import type { EventEmitter } from 'node:events';
+import { PipelineProducer } from '../../src/modules/pipeline/infrastructure/pipeline.producer';
+import { EnrichProcessor, EvaluateProcessor, MatchProcessor, ResolveProcessor } from '../../src/modules/pipeline/infrastructure/processors';
+import { PIPELINE_QUEUES } from '../../src/modules/pipeline/infrastructure/queues';
 import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
 import { startTestApp, TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How many times each client has failed again after a warning, before its warnings are counted. */
+const FAILURES_AFTER_WARNING = 2;
 
 /**
- * Runs `body` with the structured log's warnings recorded and stderr watched: `matching` lists
- * the warnings that pass a filter, after waiting (up to 5 s) for `expected` of them and then 1.5 s
- * more, in which a client that keeps failing would warn again if nothing held it back.
+ * Runs `body` with the structured log's warnings recorded, stderr watched, and the `error` events
+ * of `clients` (the queues or workers whose Redis connection fails) counted. `matching` waits (up
+ * to 10 s) for `expected` warnings that pass a filter, then until every client has failed again
+ * FAILURES_AFTER_WARNING times, each a failure that would have been warned of again had nothing
+ * held it back, and lists the warnings that pass the filter.
  */
-async function watchingLogs(body: (logs: { matching(filter: RegExp, expected: number): Promise<string[]>; stderr: jest.SpyInstance }) => Promise<void>) {
+async function watchingLogs(
+  clients: EventEmitter[],
+  body: (logs: { matching(filter: RegExp, expected: number): Promise<string[]>; stderr: jest.SpyInstance }) => Promise<void>,
+) {
   const stderr = jest.spyOn(console, 'error').mockImplementation(() => undefined);
   const warn = jest.spyOn(Logger.prototype, 'warn');
   const warnings = (filter: RegExp) => warn.mock.calls.map(([message]) => String(message)).filter((message) => filter.test(message));
+  const failures = clients.map(() => 0);
+  const counters = clients.map((client, i) => {
+    const count = () => (failures[i] += 1);
+    client.on('error', count);
+    return count;
+  });
   try {
     await body({
       stderr,
       async matching(filter, expected) {
-        for (let i = 0; i < 100 && warnings(filter).length < expected; i++) await sleep(50);
-        await sleep(1_500);
+        await waitFor(async () => warnings(filter).length, (n) => n >= expected, { timeoutMs: 10_000, what: `${expected} warnings matching ${filter}` });
+        const atWarning = [...failures];
+        await waitFor(
+          async () => [...failures],
+          (now) => now.every((n, i) => n >= atWarning[i] + FAILURES_AFTER_WARNING),
+          { timeoutMs: 15_000, what: `every client to fail ${FAILURES_AFTER_WARNING} more times` },
+        );
         return warnings(filter);
       },
     });
   } finally {
+    clients.forEach((client, i) => client.off('error', counters[i]));
     stderr.mockRestore();
     warn.mockRestore();
   }
@@ -61,7 +84,8 @@ describe('readiness when Redis goes away', () => {
   afterAll(() => close());
 
   it('stays ready (the API keeps serving) and says that Redis is down and rate limiting off', async () => {
-    await watchingLogs(async (logs) => {
+    const queues = PIPELINE_QUEUES.map((name) => t.app.get(PipelineProducer).queue(name));
+    await watchingLogs(queues, async (logs) => {
       const ws = await t.newWorkspace();
       await redis.stop();
       await t.http.get('/v1/kb/icps').set('Authorization', ws.auth).expect(200);
@@ -78,16 +102,18 @@ describe('readiness when Redis goes away', () => {
 });
 
 describe('pipeline workers when Redis goes away', () => {
+  let t: TestApp;
   let redis: RedisServer;
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ redis, close } = await startAppWithPrivateRedis({ RUN_WORKERS: 'true' }));
+    ({ t, redis, close } = await startAppWithPrivateRedis({ RUN_WORKERS: 'true' }));
   });
   afterAll(() => close());
 
   it('warn in the structured log, once per worker, and never on stderr', async () => {
-    await watchingLogs(async (logs) => {
+    const workers = [ResolveProcessor, EnrichProcessor, EvaluateProcessor, MatchProcessor].map((processor) => t.app.get(processor).worker);
+    await watchingLogs(workers, async (logs) => {
       await redis.stop();
       const byWorker = (await logs.matching(/ worker: /, 4)).map((message) => message.split(':', 1)[0]).sort();
       expect(byWorker).toEqual(['The enrich worker', 'The evaluate worker', 'The match worker', 'The resolve worker']);

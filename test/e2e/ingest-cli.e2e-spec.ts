@@ -7,7 +7,8 @@ import { PipelineProducer } from '../../src/modules/pipeline/infrastructure/pipe
 import { expectFailure, oneJsonLine } from '../support/cli';
 import { unique } from '../support/kb-resources';
 import { startTestApp, TestApp, TestWorkspace } from '../support/test-app';
-import { activityProgress, internalId, killAllChildren, runCliWith, waitFor } from '../support/worker-process';
+import { waitFor } from '../support/wait';
+import { activityProgress, internalId, killAllChildren, runCliWith } from '../support/worker-process';
 
 jest.setTimeout(60_000);
 
@@ -304,12 +305,18 @@ describe('directory import and enrichment', () => {
 });
 
 /**
- * Last, and with the pipeline paused: these files only test what the CLI stores, and thousands of
- * queued activities would otherwise keep the inline workers busy until the app closes.
+ * With the pipeline paused: these files only test what the CLI stores, and thousands of queued
+ * activities would otherwise keep the inline workers busy until the app closes. Their jobs are
+ * removed before the pipeline runs again, so tests after these find it running and idle.
  */
 describe('large files', () => {
   beforeAll(async () => {
     await t.app.get(PipelineProducer).queue('resolve').pause();
+  });
+  afterAll(async () => {
+    const resolveQueue = t.app.get(PipelineProducer).queue('resolve');
+    await resolveQueue.drain();
+    await resolveQueue.resume();
   });
 
   test('a bad line in a later batch names its own line; the earlier batch stays accepted', async () => {

@@ -185,26 +185,27 @@ describe('metrics', () => {
       );
       return done ? samples : undefined;
     }, 'a completed job on every pipeline queue');
+    // Counted from the scrape before, so that jobs other tests ran (or failed) do not matter.
+    const delta = (queue: string, outcome: string) =>
+      (value(after, 'bi_pipeline_jobs_total', { queue, outcome }) ?? 0) - (value(before, 'bi_pipeline_jobs_total', { queue, outcome }) ?? 0);
     for (const queue of PIPELINE_QUEUES) {
-      const completed = (value(after, 'bi_pipeline_jobs_total', { queue, outcome: 'completed' }) ?? 0) -
-        (value(before, 'bi_pipeline_jobs_total', { queue, outcome: 'completed' }) ?? 0);
-      expect({ queue, completed }).toEqual({ queue, completed: 1 });
-      expect(value(after, 'bi_pipeline_jobs_total', { queue, outcome: 'failed' }) ?? 0).toBe(0);
+      expect({ queue, completed: delta(queue, 'completed') }).toEqual({ queue, completed: 1 });
+      expect({ queue, failed: delta(queue, 'failed') }).toEqual({ queue, failed: 0 });
       expect(value(after, 'bi_queue_jobs', { queue, state: 'completed' })).toBeGreaterThanOrEqual(1);
     }
   });
 
   it('counts a job that fails as failed for its step', async () => {
+    const failed = (samples: Sample[]) => value(samples, 'bi_pipeline_jobs_total', { queue: 'enrich', outcome: 'failed' }) ?? 0;
+    const kept = (samples: Sample[]) => value(samples, 'bi_queue_jobs', { queue: 'enrich', state: 'failed' }) ?? 0;
+    const before = await scrape();
     await t.app.get(PipelineProducer).queue('enrich').add('enrich', { malformed: true }, { attempts: 1, jobId: `bad-${uniq()}` });
     const samples = await until(async () => {
       const found = await scrape();
-      return (value(found, 'bi_pipeline_jobs_total', { queue: 'enrich', outcome: 'failed' }) ?? 0) >= 1 ? found : undefined;
+      return failed(found) > failed(before) ? found : undefined;
     }, 'a failed enrich job');
-    expect(value(samples, 'bi_pipeline_jobs_total', { queue: 'enrich', outcome: 'failed' })).toBe(1);
-    await until(async () => {
-      const found = await scrape();
-      return (value(found, 'bi_queue_jobs', { queue: 'enrich', state: 'failed' }) ?? 0) >= 1 ? true : undefined;
-    }, 'the failed job in the enrich queue counts');
+    expect(failed(samples) - failed(before)).toBe(1);
+    await until(async () => (kept(await scrape()) > kept(before) ? true : undefined), 'the failed job in the enrich queue counts');
   });
 
   it('reports the database pool: total, idle and waiting connections', async () => {

@@ -6,20 +6,20 @@ import { EvaluateStep } from '../../src/modules/pipeline/application/evaluate.st
 import { MatchStep } from '../../src/modules/pipeline/application/match.step';
 import { ResolveStep } from '../../src/modules/pipeline/application/resolve.step';
 import { PipelineProducer } from '../../src/modules/pipeline/infrastructure/pipeline.producer';
-import type { PipelineJob, PipelineQueue } from '../../src/modules/pipeline/infrastructure/queues';
+import { PIPELINE_QUEUES, PipelineJob, PipelineQueue } from '../../src/modules/pipeline/infrastructure/queues';
 import { PipelineSweeper } from '../../src/modules/pipeline/infrastructure/sweeper';
 import { WorkspaceContext } from '../../src/shared/application/workspace-context';
 import { formatId, ID_PREFIXES, IdGenerator } from '../../src/shared/domain/ids';
 import { ID_GENERATOR } from '../../src/shared/shared.module';
 import { unique } from '../support/kb-resources';
 import { startTestApp, TestApp, TestWorkspace } from '../support/test-app';
+import { waitFor } from '../support/wait';
 import {
   activityProgress,
   internalId,
   killAllChildren,
   startWorker,
   stopWorker,
-  waitFor,
   WorkerProcess,
 } from '../support/worker-process';
 
@@ -139,6 +139,23 @@ async function waitJobCompleted(t: TestApp, queue: PipelineQueue, jobId: string)
     (state) => state === 'completed',
     { what: `${queue} job ${jobId} to complete` },
   );
+}
+
+/**
+ * The jobs of the workspace's activities that are still to run or running (waiting, delayed,
+ * active), over the four queues, as `queue:id`. A step queues the next one before its own job
+ * completes, so none of these means that nothing more will happen to the workspace's activities.
+ */
+async function liveJobsOf(t: TestApp, ws: TestWorkspace): Promise<string[]> {
+  const producer = t.app.get(PipelineProducer);
+  const workspaceId = internalId(ws.workspace_id);
+  const jobs = await Promise.all(
+    PIPELINE_QUEUES.map((queue) => producer.queue(queue).getJobs(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children'])),
+  );
+  return jobs
+    .flat()
+    .filter((job) => job && (job.data as PipelineJob).workspaceId === workspaceId)
+    .map((job) => `${job.queueName}:${job.id}`);
 }
 
 /** Jobs a worker holds right now, over the four queues. */
@@ -346,8 +363,8 @@ describe('idempotent steps (inline workers)', () => {
 
     const done = await waitDone(inline, ws, first.id);
     expect(done.status).toBe('processed');
-    // Give any stray job time to run; then the counts must still be one.
-    await new Promise((r) => setTimeout(r, 500));
+    // Once no job of the workspace is left to run, any stray one has run too; the counts must still be one.
+    await waitFor(() => liveJobsOf(inline, ws), (live) => live.length === 0, { what: "the workspace's jobs to finish" });
     const after = await snapshot(inlineDb, ws);
     expect(after.activities).toHaveLength(1);
     expect(after.signals).toHaveLength(1);
@@ -373,8 +390,12 @@ describe('nothing acknowledged is lost when Redis refuses the job', () => {
       spy.mockRestore();
     }
 
-    // The job never reached Redis, so the running workers leave the activity where it is.
-    await new Promise((r) => setTimeout(r, 1500));
+    // The job never reached Redis, so the running workers leave the activity where it is, while
+    // another activity, accepted after it, goes all the way through.
+    const other = await targetWorkspace(inline);
+    const [later] = await intake(inline, other.ws, [visit(`later-${unique()}@acme.com`, other.url, minute(6))]);
+    expect((await waitDone(inline, other.ws, later.id)).status).toBe('processed');
+    expect(await liveJobsOf(inline, ws)).toEqual([]);
     expect(await status(inline, ws, accepted.id)).toEqual({
       id: accepted.id,
       status: 'queued',

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { oneJsonLine, runCli } from '../support/cli';
 import { freePort } from '../support/redis-server';
 import { startTestApp, TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -41,11 +42,11 @@ describe('API shutdown on SIGTERM', () => {
       api!.once('exit', (code, signal) => done({ code, signal })),
     );
     const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 200; i++) {
-      const up = await fetch(`${base}/health/live`).then((r) => r.ok, () => false);
-      if (up) break;
-      await new Promise((done) => setTimeout(done, 100));
-    }
+    await waitFor(
+      () => fetch(`${base}/health/live`).then((r) => r.ok, () => false),
+      (up) => up,
+      { timeoutMs: 20_000, intervalMs: 100, what: 'the API to answer /health/live' },
+    );
 
     // Many large pages at once, so some are certainly in flight when the signal arrives.
     const requests = Array.from({ length: 40 }, () => fetch(`${base}/v1/signals?limit=1000`, { headers: { Authorization: ws.auth } }));

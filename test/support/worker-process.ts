@@ -118,21 +118,6 @@ export function runCliWith(config: AppConfig, args: string[], extra: NodeJS.Proc
   });
 }
 
-/** Polls `probe` until `done` accepts its value; throws with the last value after `timeoutMs`. */
-export async function waitFor<T>(
-  probe: () => Promise<T>,
-  done: (value: T) => boolean,
-  { timeoutMs = 20_000, intervalMs = 50, what = 'condition' }: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
-
 /** Internal numeric id (decimal string) of a public id such as `wor_…` or `act_…`. */
 export function internalId(publicId: string): string {
   const digits = publicId.replace(/^[a-z]+_/, '');

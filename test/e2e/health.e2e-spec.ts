@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { EventEmitter } from 'node:events';
 import { PipelineProducer } from '../../src/modules/pipeline/infrastructure/pipeline.producer';
-import { EnrichProcessor, EvaluateProcessor, MatchProcessor, ResolveProcessor } from '../../src/modules/pipeline/infrastructure/processors';
+import type { WorkerHost } from '@nestjs/bullmq';
+import { processorToken } from '../../src/modules/pipeline/infrastructure/processors';
 import { PIPELINE_QUEUES } from '../../src/modules/pipeline/infrastructure/queues';
 import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -112,7 +113,7 @@ describe('pipeline workers when Redis goes away', () => {
   afterAll(() => close());
 
   it('warn in the structured log, once per worker, and never on stderr', async () => {
-    const workers = [ResolveProcessor, EnrichProcessor, EvaluateProcessor, MatchProcessor].map((processor) => t.app.get(processor).worker);
+    const workers = PIPELINE_QUEUES.map((queue) => t.app.get<WorkerHost>(processorToken(queue)).worker);
     await watchingLogs(workers, async (logs) => {
       await redis.stop();
       const byWorker = (await logs.matching(/ worker: /, 4)).map((message) => message.split(':', 1)[0]).sort();

@@ -75,13 +75,18 @@ const STEPS: ReadonlyArray<readonly [PipelineQueue, Type<PipelineStep>]> = [
   ['match', MatchStep],
 ];
 
+/** The provider token of a queue's processor (`app.get(processorToken('match'))`). */
+export function processorToken(queue: PipelineQueue): string {
+  return `${queue}Processor`;
+}
+
 /**
  * One processor per queue, as factory providers: @nestjs/bullmq finds a processor made by a
  * factory by its instance's class, and the factory has the configuration the worker options need.
  */
 export function pipelineProcessors(): Provider[] {
   return STEPS.map(([queue, step]) => ({
-    provide: `${queue}Processor`,
+    provide: processorToken(queue),
     inject: [APP_CONFIG, step, PipelineProducer, { token: MetricsService, optional: true }],
     useFactory: (config: AppConfig, pipelineStep: PipelineStep, producer: PipelineProducer, metrics?: MetricsService) =>
       new (PipelineProcessor(queue, config.pipelineLockMs))(pipelineStep, producer, metrics),

@@ -328,7 +328,7 @@ function main(): void {
   const baseline = new Baseline(config);
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://baseline');
-    readBody(req)
+    void readBody(req)
       .then((body) => baseline.route(req.method ?? 'GET', url, body))
       .catch(failure)
       .then((answer) => send(res, answer));

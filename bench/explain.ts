@@ -24,7 +24,7 @@ async function main(): Promise<void> {
 
   // The repositories only call dataSource.query(sql, params): record instead of running.
   let captured: { sql: string; params: unknown[] } = { sql: '', params: [] };
-  const recorder = { query: async (sql: string, params: unknown[]) => ((captured = { sql, params }), []) } as unknown as DataSource;
+  const recorder = { query: (sql: string, params: unknown[]) => Promise.resolve(((captured = { sql, params }), [])) } as unknown as DataSource;
   const signals = new SignalsRepository(recorder);
   const buyers = new BuyersRepository(recorder);
 
@@ -36,8 +36,8 @@ async function main(): Promise<void> {
     'SELECT created_at AS at, id FROM buyers WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC OFFSET 50000 LIMIT 1',
     [ctx.workspaceId],
   )).rows[0] as KeysetPosition;
-  const someBuyer = (await client.query('SELECT buyer_id FROM signals WHERE workspace_id = $1 LIMIT 1', [ctx.workspaceId]))
-    .rows[0].buyer_id as string;
+  const someBuyer = (await client.query<{ buyer_id: string }>('SELECT buyer_id FROM signals WHERE workspace_id = $1 LIMIT 1', [ctx.workspaceId]))
+    .rows[0].buyer_id;
   const monthAgo = new Date(Date.now() - 30 * 86_400_000);
   const twoMonthsAgo = new Date(Date.now() - 60 * 86_400_000);
 
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     await build();
     // Warm once, then measure.
     await client.query(`EXPLAIN (ANALYZE) ${captured.sql}`, captured.params);
-    const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${captured.sql}`, captured.params);
+    const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${captured.sql}`, captured.params);
     console.log(`### ${name}\n\n\`\`\`\n${plan.rows.map((row) => row['QUERY PLAN']).join('\n')}\n\`\`\`\n`);
   }
   await client.end();

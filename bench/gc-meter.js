@@ -6,13 +6,13 @@
  * production build as it is. Does nothing without BENCH_GC_FILE.
  */
 'use strict';
-const { PerformanceObserver, constants } = require('node:perf_hooks');
+const { PerformanceObserver: Observer, constants } = require('node:perf_hooks');
 const { renameSync, writeFileSync } = require('node:fs');
 
 const file = process.env.BENCH_GC_FILE;
 if (file) {
   const totals = { young_ms: 0, other_ms: 0 };
-  new PerformanceObserver((list) => {
+  new Observer((list) => {
     for (const entry of list.getEntries()) {
       if (entry.detail && entry.detail.kind === constants.NODE_PERFORMANCE_GC_MINOR) totals.young_ms += entry.duration;
       else totals.other_ms += entry.duration;

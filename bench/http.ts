@@ -267,7 +267,7 @@ function load(service: Service, scenario: Scenario, options: LoadOptions, second
     const instance = autocannon(
       { ...target, connections: options.connections, duration: seconds, headers: options.headers },
       (error, result) => {
-        if (error) return reject(error);
+        if (error) return reject(error instanceof Error ? error : new Error(String(error)));
         resolve({
           latencies: byStatus,
           requests: result.requests.total,

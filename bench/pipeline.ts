@@ -30,8 +30,8 @@ import { KbModule } from '../src/modules/kb/kb.module';
 import { kbResourceAt } from '../src/modules/kb/kb-resources';
 import { PipelineModule } from '../src/modules/pipeline/pipeline.module';
 import { demoActivity, demoKnowledgeBase } from '../src/modules/seed/demo-data';
-import { PipelineProducer } from '../src/modules/pipeline/infrastructure/pipeline.producer';
-import { PIPELINE_CONCURRENCY, PIPELINE_QUEUES } from '../src/modules/pipeline/infrastructure/queues';
+import { PipelineProducer } from '../src/modules/pipeline/pipeline.producer';
+import { PIPELINE_CONCURRENCY, PIPELINE_QUEUES } from '../src/modules/pipeline/queues';
 import { WorkspacesModule } from '../src/modules/workspaces/workspaces.module';
 import { WorkspacesService } from '../src/modules/workspaces/workspaces.service';
 import { requireWorkspace, WorkspaceContext } from '../src/shared/application/workspace-context';
@@ -91,7 +91,7 @@ async function pipelineRate(
     const database = app.get(DataSource);
     const workspaceId = requireWorkspace(ctx);
     for (;;) {
-      const [{ unfinished }] = await database.query(
+      const [{ unfinished }]: Array<{ unfinished: boolean }> = await database.query(
         `SELECT EXISTS (SELECT 1 FROM activities WHERE stage <> 'done' AND workspace_id = $1) AS unfinished`,
         [workspaceId],
       );

@@ -206,5 +206,5 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
-  main(process.argv).then((code) => process.exit(code));
+  void main(process.argv).then((code) => process.exit(code));
 }

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { ConfigError, loadConfig } from './config';
 
 function configError(env: NodeJS.ProcessEnv): ConfigError {
@@ -8,7 +9,7 @@ function configError(env: NodeJS.ProcessEnv): ConfigError {
     thrown = error;
   }
   if (!(thrown instanceof ConfigError)) {
-    throw new Error(`expected a ConfigError for ${JSON.stringify(env)}, got ${thrown === undefined ? 'none' : String(thrown)}`);
+    throw new Error(`expected a ConfigError for ${JSON.stringify(env)}, got ${thrown === undefined ? 'none' : inspect(thrown)}`);
   }
   return thrown;
 }

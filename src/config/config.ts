@@ -41,7 +41,7 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 }
 
 function url(env: NodeJS.ProcessEnv, name: string, fallback: string, protocols: string[]): string {
-  const raw = env[name] === undefined || env[name] === '' ? fallback : env[name]!.trim();
+  const raw = env[name] === undefined || env[name] === '' ? fallback : env[name].trim();
   let parsed: URL;
   try {
     parsed = new URL(raw);

@@ -90,7 +90,7 @@ test('without its listening connection the API remembers nothing, so even a sile
 
 test('an unknown key is never remembered', async () => {
   const ws = await cachedWorkspace();
-  const cache = t.app.get(CachingApiKeyAuthenticator) as unknown as { entries: Map<string, unknown> };
+  const cache = t.app.get<unknown, { entries: Map<string, unknown> }>(CachingApiKeyAuthenticator);
   const before = cache.entries.size;
   const fake = `Bearer svc_live_${'x'.repeat(40)}`;
   expectError(await t.http.get('/v1/kb/icps').set('Authorization', fake), 401, 'authentication_error');

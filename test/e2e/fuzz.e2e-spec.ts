@@ -550,7 +550,7 @@ function classifyActivity(a: unknown): ActivityVerdict {
     v = worst(v, stringsObject(obj, keys));
     const need = typeT === 'market' ? ['topic', 'company_website'] : ['url', 'company_name'];
     // What the type object must hold beyond its shape is not documented: complete objects only.
-    if (need.some((k) => typeof obj[k] !== 'string' || (obj[k] as string).trim() === '')) v = worst(v, 'unknown');
+    if (need.some((k) => typeof obj[k] !== 'string' || (obj[k]).trim() === '')) v = worst(v, 'unknown');
   }
   for (const hint of ['contact', 'company']) {
     const x = a[hint];
@@ -707,7 +707,7 @@ function checkEnvelope(sent: Sent, res: Response, world: World | null): void {
   if (!isPlainObject(body) || Object.keys(body).join(',') !== 'error' || !isPlainObject(body.error)) {
     fail(sent, res, 'error answer is not {"error":{…}}');
   }
-  const e = body.error as Record<string, unknown>;
+  const e = body.error;
   const extra = Object.keys(e).filter((k) => !['code', 'message', 'request_id', 'param'].includes(k));
   if (extra.length > 0) fail(sent, res, `error object has undocumented keys ${extra.join(',')}`);
   const code = e.code as string;
@@ -798,7 +798,7 @@ function checkRecordShape(world: World, kb: KbCase, rec: unknown, sent: Sent, re
   if (extra.length > 0) fail(sent, res, `record has undocumented fields ${extra.join(',')}`);
   if (typeof rec.id !== 'string' || !new RegExp(`^${kb.prefix}\\d{19}$`).test(rec.id)) fail(sent, res, 'id is not prefix + 19 digits');
   if (rec.client_id !== world.ws.workspace_id) fail(sent, res, 'client_id is not the workspace');
-  for (const f of ['created_at', 'updated_at']) if (typeof rec[f] !== 'string' || !TIMESTAMP.test(rec[f] as string)) fail(sent, res, `${f} format`);
+  for (const f of ['created_at', 'updated_at']) if (typeof rec[f] !== 'string' || !TIMESTAMP.test(rec[f])) fail(sent, res, `${f} format`);
   for (const f of [...Object.keys(docs), ...computedOf(kb)]) if (typeof rec[f] !== 'string') fail(sent, res, `${f} is not a string`);
   if (has(rec, 'created_by') && !isPlainObject(rec.created_by)) fail(sent, res, 'created_by is not an object');
 }
@@ -1175,7 +1175,7 @@ function kbBodyArb(kb: KbCase, mode: 'create' | 'update'): fc.Arbitrary<string> 
   const model = Object.fromEntries(names.map((n) => [n, validValueArb(docs[n], n).map(jsonText)]));
   const validBody = fc
     .record(model, { requiredKeys: mode === 'create' ? required : [] })
-    .map((r) => Object.entries(r).map(([key, text]) => ({ key, text: text as string })));
+    .map((r) => Object.entries(r).map(([key, text]) => ({ key, text: text })));
   const fieldValueArb = (name: string) =>
     fc.oneof({ weight: 3, arbitrary: hostileTextArb.map(jsonText) }, { weight: 2, arbitrary: wrongTypeTextArb }, { weight: 1, arbitrary: model[name] });
   const mutation = fc.oneof(

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import type { EventEmitter } from 'node:events';
-import { PipelineProducer } from '../../src/modules/pipeline/infrastructure/pipeline.producer';
+import { PipelineProducer } from '../../src/modules/pipeline/pipeline.producer';
 import type { WorkerHost } from '@nestjs/bullmq';
 import { processorToken } from '../../src/modules/pipeline/infrastructure/processors';
-import { PIPELINE_QUEUES } from '../../src/modules/pipeline/infrastructure/queues';
+import { PIPELINE_QUEUES } from '../../src/modules/pipeline/queues';
 import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
@@ -35,10 +35,10 @@ async function watchingLogs(
     await body({
       stderr,
       async matching(filter, expected) {
-        await waitFor(async () => warnings(filter).length, (n) => n >= expected, { timeoutMs: 10_000, what: `${expected} warnings matching ${filter}` });
+        await waitFor(() => warnings(filter).length, (n) => n >= expected, { timeoutMs: 10_000, what: `${expected} warnings matching ${filter}` });
         const atWarning = [...failures];
         await waitFor(
-          async () => [...failures],
+          () => [...failures],
           (now) => now.every((n, i) => n >= atWarning[i] + FAILURES_AFTER_WARNING),
           { timeoutMs: 15_000, what: `every client to fail ${FAILURES_AFTER_WARNING} more times` },
         );

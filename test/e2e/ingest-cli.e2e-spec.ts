@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { PipelineProducer } from '../../src/modules/pipeline/infrastructure/pipeline.producer';
+import { PipelineProducer } from '../../src/modules/pipeline/pipeline.producer';
 import { expectFailure, oneJsonLine } from '../support/cli';
 import { unique } from '../support/kb-resources';
 import { startTestApp, TestApp, TestWorkspace } from '../support/test-app';

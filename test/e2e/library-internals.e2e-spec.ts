@@ -3,11 +3,13 @@
  * what it expects. A failure here after an upgrade means that place must be rewritten for the new
  * version, not that the test is wrong.
  */
+import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
 import { postgresPoolOf, TYPEORM_POOL_CHECKED_AGAINST } from '../../src/database/library-internals';
 
+const typeormVersion = (JSON.parse(readFileSync(require.resolve('typeorm/package.json'), 'utf8')) as { version: string }).version;
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 describe(`TypeORM's pg Pool (checked against ${TYPEORM_POOL_CHECKED_AGAINST})`, () => {
@@ -20,7 +22,7 @@ describe(`TypeORM's pg Pool (checked against ${TYPEORM_POOL_CHECKED_AGAINST})`, 
     try {
       const pool = postgresPoolOf(db);
       if (!(pool instanceof Pool)) {
-        throw new Error(`TypeORM ${require('typeorm/package.json').version} no longer keeps its pg Pool where ${TYPEORM_POOL_CHECKED_AGAINST} did`);
+        throw new Error(`TypeORM ${typeormVersion} no longer keeps its pg Pool where ${TYPEORM_POOL_CHECKED_AGAINST} did`);
       }
       const runner = db.createQueryRunner();
       try {

@@ -5,8 +5,8 @@ import request from 'supertest';
 import { AppModule } from '../../src/app.module';
 import { AppConfig } from '../../src/config/config';
 import { dropDatabase, prepareDatabase } from '../../src/database/bootstrap';
-import { PipelineProducer } from '../../src/modules/pipeline/infrastructure/pipeline.producer';
-import { PIPELINE_QUEUES } from '../../src/modules/pipeline/infrastructure/queues';
+import { PipelineProducer } from '../../src/modules/pipeline/pipeline.producer';
+import { PIPELINE_QUEUES } from '../../src/modules/pipeline/queues';
 import { ingestAndWait, targetPage, uniq, websiteActivity } from '../support/pipeline';
 import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
 import { apiApplication, deleteQueueKeys, startTestApp, testConfig, TestApp } from '../support/test-app';
@@ -40,7 +40,7 @@ function value(samples: Sample[], name: string, labels: Record<string, string> =
   return found?.value;
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
+async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const result = await probe();
@@ -82,7 +82,7 @@ describe('metrics scrapes in the request log', () => {
     expect(other.status).toBe(401);
     const ids = (entry: Record<string, any>) => entry.req?.id as string | undefined;
     await until(
-      async () => (lines.some((line) => ids(JSON.parse(line)) === other.headers['x-request-id']) ? true : undefined),
+      () => (lines.some((line) => ids(JSON.parse(line)) === other.headers['x-request-id']) ? true : undefined),
       'the log line of the unauthenticated request',
     );
     const logged = lines.map((line) => JSON.parse(line) as Record<string, any>);

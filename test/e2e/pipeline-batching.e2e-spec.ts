@@ -7,7 +7,7 @@ import { EnrichStep } from '../../src/modules/pipeline/application/enrich.step';
 import { EvaluateStep } from '../../src/modules/pipeline/application/evaluate.step';
 import { MatchStep } from '../../src/modules/pipeline/application/match.step';
 import { ResolveStep } from '../../src/modules/pipeline/application/resolve.step';
-import type { PipelineJob } from '../../src/modules/pipeline/infrastructure/queues';
+import type { PipelineJob } from '../../src/modules/pipeline/queues';
 import { requireWorkspace, WorkspaceContext } from '../../src/shared/application/workspace-context';
 import { formatId, ID_PREFIXES, IdGenerator } from '../../src/shared/domain/ids';
 import { ID_GENERATOR } from '../../src/shared/shared.module';

@@ -94,9 +94,9 @@ describe('seed demo', () => {
     expect(out.processed as number).toBeGreaterThan(60);
     const tries = out.try as string[];
     expect(tries).toHaveLength(3);
-    for (const command of tries) expect(command).toContain(`Bearer ${out.api_key}`);
+    for (const command of tries) expect(command).toContain(`Bearer ${String(out.api_key)}`);
 
-    const auth = `Bearer ${out.api_key}`;
+    const auth = `Bearer ${String(out.api_key)}`;
     const icps = await t.http.get('/v1/kb/icps').set('Authorization', auth);
     expect(icps.body.data.length).toBeGreaterThan(0);
     const buyers = await t.http.get('/v1/buyers').query({ limit: 100 }).set('Authorization', auth);

@@ -6,7 +6,7 @@
 
 /** Polls `probe` until `done` accepts its value; throws with the last value after `timeoutMs`. */
 export async function waitFor<T>(
-  probe: () => Promise<T>,
+  probe: () => T | Promise<T>,
   done: (value: T) => boolean,
   { timeoutMs = 20_000, intervalMs = 50, what = 'condition' }: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
 ): Promise<T> {

@@ -63,8 +63,8 @@ function track(child: ChildProcess): { exited: Promise<Exit>; hasExited: () => b
 export function startWorker(config: AppConfig, extra: NodeJS.ProcessEnv = {}): WorkerProcess {
   const child = spawn(process.execPath, [WORKER], { cwd: ROOT, env: childEnv(config, extra), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const { exited, hasExited } = track(child);
   return { child, pid: child.pid!, exited, hasExited, output: () => output };
 }
@@ -103,8 +103,8 @@ export function runCliWith(config: AppConfig, args: string[], extra: NodeJS.Proc
     const { exited } = track(child);
     let stdout = '';
     let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`CLI ${args.join(' ')} did not finish within ${timeoutMs} ms; stderr: ${stderr}`));

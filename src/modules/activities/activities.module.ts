@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PipelineQueueModule } from '../pipeline/infrastructure/pipeline-queue.module';
+import { PipelineQueueModule } from '../pipeline/pipeline-queue.module';
 import { ActivitiesController } from './activities.controller';
 import { ActivitiesRepository } from './activities.repository';
 import { ActivitiesService } from './activities.service';

@@ -3,9 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import DataLoader from 'dataloader';
 import { DataSource, EntityManager } from 'typeorm';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
-import type { PipelineStage } from '../pipeline/infrastructure/queues';
 import type { ActivityInput } from './activity-input';
-import { ActivityEntity } from './activity.entity';
+import { ActivityEntity, ActivityStage } from './activity.entity';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 import { SqlParams } from '../../shared/infrastructure/sql-params';
 import { groupBy, turnBatching } from '../../shared/infrastructure/turn-batching';
@@ -40,7 +39,7 @@ function columnValue(column: string, value: unknown): unknown {
 export interface ActivityMove {
   workspaceId: string;
   /** The stage they move from; null: from any stage but done. */
-  from: PipelineStage | null;
+  from: ActivityStage | null;
   now: Date;
 }
 
@@ -87,7 +86,7 @@ interface FindKey {
 interface AdvanceKey {
   workspaceId: string;
   id: string;
-  from: PipelineStage;
+  from: ActivityStage;
   changes: ActivityChanges;
   now: Date;
 }
@@ -224,7 +223,7 @@ export class ActivitiesRepository {
    * the other moves of the same turn; false when it had already moved on (a repeated job), in
    * which case nothing is written.
    */
-  async advance(ctx: WorkspaceContext, id: string, from: PipelineStage, changes: ActivityChanges, now: Date): Promise<boolean> {
+  async advance(ctx: WorkspaceContext, id: string, from: ActivityStage, changes: ActivityChanges, now: Date): Promise<boolean> {
     const workspaceId = requireWorkspace(ctx);
     const rowId = bigintId(id);
     return rowId === null ? false : this.advances.load({ workspaceId, id: rowId, from, changes, now });
@@ -252,7 +251,7 @@ export class ActivitiesRepository {
 
   /** How the workspace's activities with ids in [fromId, toId] stand. */
   async progress(ctx: WorkspaceContext, fromId: string, toId: string): Promise<{ pending: number; processed: number; discarded: number }> {
-    const rows = await this.dataSource.query(
+    const rows: Array<{ pending: number; processed: number; discarded: number }> = await this.dataSource.query(
       `SELECT count(*) FILTER (WHERE stage <> 'done')::int AS pending,
               count(*) FILTER (WHERE status = 'processed')::int AS processed,
               count(*) FILTER (WHERE status = 'discarded')::int AS discarded
@@ -271,7 +270,7 @@ export class ActivitiesRepository {
   async unfinishedAcrossWorkspaces(
     olderThanMs: number,
     limit: number,
-  ): Promise<Array<{ id: string; workspace_id: string; stage: PipelineStage; updated_at: Date }>> {
+  ): Promise<Array<{ id: string; workspace_id: string; stage: ActivityStage; updated_at: Date }>> {
     return this.dataSource.query(
       `SELECT id, workspace_id, stage, updated_at FROM activities
         WHERE status = 'queued' AND created_at < now() - ($1 || ' milliseconds')::interval

@@ -4,7 +4,7 @@ import { requireWorkspace, WorkspaceContext } from '../../shared/application/wor
 import { Clock } from '../../shared/domain/clock';
 import { formatId, ID_PREFIXES, IdGenerator, parseId } from '../../shared/domain/ids';
 import { CLOCK, ID_GENERATOR } from '../../shared/shared.module';
-import { PipelineProducer } from '../pipeline/infrastructure/pipeline.producer';
+import { PipelineProducer } from '../pipeline/pipeline.producer';
 import { validateActivityBatch } from './activity-input';
 import { ActivitiesRepository } from './activities.repository';
 import type { ActivityStatus, DiscardReason } from './activity.entity';

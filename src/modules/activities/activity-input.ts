@@ -52,7 +52,7 @@ function depthExceeds(value: unknown, limit: number): boolean {
     const [current, depth] = stack.pop()!;
     if (current === null || typeof current !== 'object') continue;
     if (depth > limit) return true;
-    for (const child of Object.values(current as object)) stack.push([child, depth + 1]);
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
   }
   return false;
 }

@@ -1,7 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { CompanyInfo, ContactInfo } from '../buyers/buyer-shape';
-import type { ResolvedIdentity } from '../pipeline/domain/identity';
-import type { PipelineStage } from '../pipeline/infrastructure/queues';
+import type { ResolvedIdentity } from '../../shared/domain/identity';
 import type { SignalTrigger, SignalType } from '../signals/signal-types';
 import type { ActivityInput } from './activity-input';
 
@@ -18,6 +17,12 @@ export interface ActivityEvaluation {
  * next; Match stores it here with the outcome, in the same statement that moves `stage` to done
  * (until then it reads `resolve`; rows an earlier version processed may show a later stage).
  */
+/**
+ * The pipeline step an activity waits for, or `done`: the values the table's check constraint
+ * allows. The pipeline's queues are named after the steps (`PIPELINE_QUEUES`).
+ */
+export type ActivityStage = 'resolve' | 'enrich' | 'evaluate' | 'match' | 'done';
+
 @Entity('activities')
 export class ActivityEntity {
   @PrimaryColumn({ type: 'bigint' }) id: string;
@@ -27,7 +32,7 @@ export class ActivityEntity {
   @Column({ type: 'text' }) trigger: SignalTrigger;
   @Column({ type: 'timestamptz', precision: 3 }) occurred_at: Date;
   @Column({ type: 'json' }) payload: ActivityInput;
-  @Column({ type: 'text' }) stage: PipelineStage;
+  @Column({ type: 'text' }) stage: ActivityStage;
   @Column({ type: 'text' }) status: ActivityStatus;
   @Column({ type: 'text', nullable: true }) discard_reason: DiscardReason | null;
   @Column({ type: 'text', nullable: true }) person_key: string | null;

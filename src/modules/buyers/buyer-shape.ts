@@ -42,10 +42,7 @@ export const companyInfoTemplate = () => ({
 export type ContactInfo = ReturnType<typeof contactInfoTemplate>;
 export type CompanyInfo = ReturnType<typeof companyInfoTemplate>;
 
-export interface Hem {
-  type: string;
-  value: string;
-}
+export type { Hem } from '../../shared/domain/identity';
 
 const INTEGER_FIELDS = new Set([
   'employee_count', 'founded_year', 'linkedin_followers',

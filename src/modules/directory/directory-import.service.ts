@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { normalizeEmail, normalizeLinkedinProfile, domainOf } from '../pipeline/domain/identity';
+import { normalizeEmail, normalizeLinkedinProfile, domainOf } from '../../shared/domain/identity';
 import { DirectoryPerson, DirectoryRepository } from './directory.repository';
 
 const BATCH = 1000;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { ResolvedIdentity } from '../pipeline/domain/identity';
-import { domainOf } from '../pipeline/domain/identity';
+import type { ResolvedIdentity } from '../../shared/domain/identity';
+import { domainOf } from '../../shared/domain/identity';
 import { DirectoryRepository } from './directory.repository';
 import { EnrichmentProvider, EnrichmentResult } from './enrichment-provider';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import DataLoader from 'dataloader';
 import { DataSource } from 'typeorm';
-import { hemsOf } from '../pipeline/domain/identity';
+import { hemsOf } from '../../shared/domain/identity';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 import { turnBatching } from '../../shared/infrastructure/turn-batching';
 
@@ -66,11 +66,13 @@ export class DirectoryRepository {
   /** The email the directory knows for a LinkedIn profile (`linkedin.com/in/<slug>`) or hashed email. */
   async emailFor(lookup: { linkedin?: string | null; hem?: { type: string; value: string } | null }): Promise<string | null> {
     if (lookup.linkedin) {
-      const rows = await this.dataSource.query('SELECT email FROM directory_people WHERE linkedin = $1 LIMIT 1', [lookup.linkedin]);
+      const rows: Array<{ email: string }> = await this.dataSource.query('SELECT email FROM directory_people WHERE linkedin = $1 LIMIT 1', [
+        lookup.linkedin,
+      ]);
       if (rows[0]) return rows[0].email;
     }
     if (lookup.hem && ['sha256', 'sha1', 'md5'].includes(lookup.hem.type)) {
-      const rows = await this.dataSource.query(
+      const rows: Array<{ email: string }> = await this.dataSource.query(
         `SELECT email FROM directory_people WHERE email_${lookup.hem.type} = $1 LIMIT 1`,
         [lookup.hem.value],
       );

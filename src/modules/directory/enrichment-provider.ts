@@ -1,4 +1,4 @@
-import type { ResolvedIdentity } from '../pipeline/domain/identity';
+import type { ResolvedIdentity } from '../../shared/domain/identity';
 
 /** What a provider knows about a person and their company, in any partial shape (conformed later). */
 export interface EnrichmentResult {

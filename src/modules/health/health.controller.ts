@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../../shared/interface/http/auth.guard';
 import { RateLimitStatus } from '../../shared/interface/http/rate-limit';
-import { PipelineProducer } from '../pipeline/infrastructure/pipeline.producer';
+import { PipelineProducer } from '../pipeline/pipeline.producer';
 
 const REDIS_TIMEOUT_MS = 1_000;
 

@@ -10,7 +10,7 @@ import { MetricsService, UNMATCHED_ROUTE } from './metrics.service';
  * route would leave one, and the API's own routes have no wildcards.
  */
 export function routePattern(req: Request): string {
-  const path: unknown = req.route?.path;
+  const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof path !== 'string' || path.includes('*')) return UNMATCHED_ROUTE;
   return `${req.baseUrl ?? ''}${path}` || '/';
 }

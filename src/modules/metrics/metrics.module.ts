@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { PipelineQueueModule } from '../pipeline/infrastructure/pipeline-queue.module';
+import { PipelineQueueModule } from '../pipeline/pipeline-queue.module';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 

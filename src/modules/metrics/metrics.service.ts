@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { postgresPoolOf } from '../../database/library-internals';
-import { PipelineProducer } from '../pipeline/infrastructure/pipeline.producer';
-import { PIPELINE_QUEUES, PipelineQueue } from '../pipeline/infrastructure/queues';
+import { PipelineProducer } from '../pipeline/pipeline.producer';
+import { PIPELINE_QUEUES, PipelineQueue } from '../pipeline/queues';
 
 /** A scrape must stay fast when Redis is away; queue counts are skipped past this. */
 const QUEUE_COUNT_TIMEOUT_MS = 500;

@@ -10,7 +10,7 @@ import { EVALUATOR } from './domain/evaluator';
 import { BuyerWriter } from './infrastructure/buyer-writer';
 import { KbLookupRepository } from './infrastructure/kb-lookup.repository';
 import { MatchWriter } from './infrastructure/match-writer';
-import { PipelineQueueModule } from './infrastructure/pipeline-queue.module';
+import { PipelineQueueModule } from './pipeline-queue.module';
 import { pipelineProcessors } from './infrastructure/processors';
 import { PipelineSweeper } from './infrastructure/sweeper';
 

@@ -85,19 +85,18 @@ export class BulkSeedService {
   private async checkRequest(request: BulkSeedRequest): Promise<string> {
     const parsed = parseId(ID_PREFIXES.workspace, request.workspaceId);
     const workspaceId = parsed.kind === 'ok' ? parsed.value : null;
-    const exists =
-      workspaceId !== null && (await this.dataSource.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId])).length > 0;
-    if (!exists) throw new OperationError(`No workspace ${String(request.workspaceId)}`);
+    const found: unknown[] = workspaceId === null ? [] : await this.dataSource.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId]);
+    if (workspaceId === null || found.length === 0) throw new OperationError(`No workspace ${String(request.workspaceId)}`);
     for (const [name, value] of [['buyers', request.buyers], ['signals', request.signals]] as const) {
       if (!Number.isInteger(value) || value < 0 || value > 50_000_000) {
         throw new OperationError(`--${name} must be a whole number up to 50,000,000`);
       }
     }
     if (request.signals > 0 && request.buyers === 0) {
-      const existing = await this.dataSource.query('SELECT 1 FROM buyers WHERE workspace_id = $1 LIMIT 1', [workspaceId]);
+      const existing: unknown[] = await this.dataSource.query('SELECT 1 FROM buyers WHERE workspace_id = $1 LIMIT 1', [workspaceId]);
       if (existing.length === 0) throw new OperationError('--signals needs Buyers: give --buyers as well');
     }
-    return workspaceId!;
+    return workspaceId;
   }
 
   /** A session for large set-based statements: no statement timeout, in-memory sorts, no JIT per batch. */
@@ -108,10 +107,9 @@ export class BulkSeedService {
   }
 
   private async activeIds(runner: QueryRunner, table: 'icps' | 'personas', workspaceId: string): Promise<string[]> {
-    const rows: Array<{ id: string }> = await runner.query(
-      `SELECT id FROM ${table} WHERE workspace_id = $1 AND deleted_at IS NULL`,
-      [workspaceId],
-    );
+    const rows = (await runner.query(`SELECT id FROM ${table} WHERE workspace_id = $1 AND deleted_at IS NULL`, [workspaceId])) as Array<{
+      id: string;
+    }>;
     return rows.map((row) => row.id);
   }
 

@@ -9,7 +9,7 @@ export type SignalType = keyof typeof SIGNAL_TRIGGERS;
 export type SignalTrigger = (typeof SIGNAL_TRIGGERS)[SignalType][number];
 
 export const SIGNAL_TYPES = Object.keys(SIGNAL_TRIGGERS) as SignalType[];
-export const ALL_TRIGGERS = SIGNAL_TYPES.flatMap((type) => [...SIGNAL_TRIGGERS[type]]) as SignalTrigger[];
+export const ALL_TRIGGERS = SIGNAL_TYPES.flatMap<SignalTrigger>((type) => [...SIGNAL_TRIGGERS[type]]);
 
 export function isSignalType(value: string): value is SignalType {
   return Object.prototype.hasOwnProperty.call(SIGNAL_TRIGGERS, value);

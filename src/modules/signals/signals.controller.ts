@@ -37,7 +37,7 @@ const signalListQuery = keysetListQueryPipe<SignalListQuery>(
     if (query.trigger === undefined) return;
     if (query.type === undefined) throw AppError.invalidParameter('trigger', 'trigger requires type.');
     if (!triggerBelongsTo(query.type, query.trigger)) {
-      throw AppError.invalidParameter('trigger', `trigger ${query.trigger} is not a trigger of type ${query.type}.`);
+      throw AppError.invalidParameter('trigger', `trigger ${String(query.trigger)} is not a trigger of type ${String(query.type)}.`);
     }
   },
 );

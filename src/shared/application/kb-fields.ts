@@ -96,7 +96,7 @@ function KbFieldConstraint(name: string, spec: KbFieldSpec): PropertyDecorator {
     });
 }
 
-const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+const trim = Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
 export type KbDtoMode = 'create' | 'update';
 
@@ -115,10 +115,10 @@ export function defineKbDtos<T extends Record<string, string>>(resource: string,
     Object.defineProperty(dto, 'kbFields', { value: fields });
     Object.defineProperty(dto, 'kbMode', { value: mode });
     for (const [name, spec] of Object.entries(fields)) {
-      trim(dto.prototype, name);
+      trim(dto.prototype as object, name);
       // Absent fields are checked by presence rules in validateKbInput, so the constraint only
       // sees values that were sent.
-      KbFieldConstraint(name, spec)(dto.prototype, name);
+      KbFieldConstraint(name, spec)(dto.prototype as object, name);
     }
     return dto;
   };

@@ -8,8 +8,7 @@ import { isUniqueViolation, SHORT_NAME_INDEX_SUFFIX } from '../infrastructure/po
 import { ErrorCode } from '../domain/errors';
 import { AppError } from './app-error';
 import { keysetPage, Page } from './pagination';
-import { validateKbInput } from './kb-fields';
-import { KbResource } from './kb-resource';
+import { KbDtoClass, KbFields, validateKbInput } from './kb-fields';
 import { requireWorkspace, WorkspaceContext } from './workspace-context';
 
 /** A knowledge-base record as the API and the console see it. */
@@ -21,7 +20,27 @@ export type KbRecordView = Record<string, unknown> & { id: string };
  * clock and the id generator). Its arguments are left open so that resources of different
  * entities can share one list.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: a typed list would make the entities invariant
 export type KbServiceClass<E extends KbRecordEntity> = new (...args: any[]) => KbService<E>;
+
+/** What the generic service reads of a resource's declaration (`KbResource`). */
+export interface KbServiceResource {
+  /** Singular name, for messages and generated class names (`Target Page`). */
+  readonly name: string;
+  /** Path segment under `/v1/kb/`. */
+  readonly path: string;
+  /** Name of the path parameter that carries the id (`icp_id`, `persona_id`, `id`). */
+  readonly idParam: string;
+  /** Prefix of its public ids (`icp_`); declared in the resource only. */
+  readonly idPrefix: string;
+  /** Editable fields in response order, with their validation rules. */
+  readonly fields: KbFields;
+  readonly dtos: { readonly create: KbDtoClass; readonly update: KbDtoClass };
+  /** Read-only fields computed from editable ones; shown after the editable fields. */
+  readonly computedFields: readonly string[];
+  /** Computes `computedFields` from the editable values being written (hook). */
+  readonly derive?: (values: Readonly<Record<string, string>>) => Record<string, string>;
+}
 
 export interface KbListQuery {
   limit: number;
@@ -39,7 +58,7 @@ export class KbService<E extends KbRecordEntity> {
   private readonly viewFields: readonly string[];
 
   constructor(
-    readonly resource: KbResource<E>,
+    readonly resource: KbServiceResource,
     repository: Repository<E>,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,

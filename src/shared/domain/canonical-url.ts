@@ -70,6 +70,8 @@ function isTracking(name: string): boolean {
  */
 export function canonicalizeUrl(input: string): CanonicalUrl | null {
   let rest = input.trim();
+  // Control characters are what the test looks for.
+  // eslint-disable-next-line no-control-regex
   if (rest.length === 0 || rest.length > MAX_URL_LENGTH || /[\s\u0000-\u001f\u007f]/.test(rest)) return null;
 
   const scheme = SCHEME.exec(rest);

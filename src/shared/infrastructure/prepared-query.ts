@@ -29,10 +29,11 @@ export async function preparedQuery<Row = Record<string, unknown>>(
 ): Promise<{ rows: Row[]; rowCount: number | null }> {
   const config = { name: nameOf(text), text, values: values as unknown[] };
   const inTransaction = manager.queryRunner !== undefined && !manager.queryRunner.isReleased;
-  const runner = inTransaction ? manager.queryRunner! : manager.connection.createQueryRunner();
+  const runner = inTransaction ? manager.queryRunner : manager.connection.createQueryRunner();
   try {
     const client = (await runner.connect()) as PoolClient;
-    return (await client.query(config)) as unknown as { rows: Row[]; rowCount: number | null };
+    const { rows, rowCount } = await client.query(config);
+    return { rows: rows as Row[], rowCount };
   } finally {
     if (!inTransaction) await runner.release();
   }

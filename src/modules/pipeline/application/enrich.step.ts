@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { companyInfoTemplate, conform, contactInfoTemplate, mergeKnown } from '../../buyers/buyer-shape';
 import { ENRICHMENT_PROVIDER, EnrichmentProvider } from '../../directory/enrichment-provider';
-import { domainOf } from '../domain/identity';
-import { carriedWith, PipelineJob, PipelineQueue } from '../infrastructure/queues';
+import { domainOf } from '../../../shared/domain/identity';
+import { carriedWith, PipelineJob, PipelineQueue } from '../queues';
 import { PipelineStep, restart } from './pipeline-step';
 
 /** Enrich: the provider's person and company, with the activity's own hints winning over them. */

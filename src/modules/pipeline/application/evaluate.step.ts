@@ -3,7 +3,7 @@ import { WorkspaceContext } from '../../../shared/application/workspace-context'
 import { mergeKnown } from '../../buyers/buyer-shape';
 import { EVALUATOR, Evaluator } from '../domain/evaluator';
 import { KbLookupRepository } from '../infrastructure/kb-lookup.repository';
-import { carriedWith, PipelineJob, PipelineQueue } from '../infrastructure/queues';
+import { carriedWith, PipelineJob, PipelineQueue } from '../queues';
 import { PipelineStep, restart } from './pipeline-step';
 
 /** Evaluate: the company against the active ICPs, the person against the active Personas. */

@@ -9,12 +9,12 @@ import { IdGenerator } from '../../../shared/domain/ids';
 import { CLOCK, ID_GENERATOR } from '../../../shared/shared.module';
 import { ActivitiesRepository, ActivityChanges } from '../../activities/activities.repository';
 import type { ActivityEntity } from '../../activities/activity.entity';
-import { domainOf, isSameOrSubdomain } from '../domain/identity';
+import { domainOf, isSameOrSubdomain } from '../../../shared/domain/identity';
 import { buildSignalData } from '../domain/signal-data';
 import { attributionOf, BuyerFold, BuyerToLock, BuyerWriter, NewSignal } from '../infrastructure/buyer-writer';
 import { KbLookupRepository, TargetKey } from '../infrastructure/kb-lookup.repository';
 import { MatchWriter } from '../infrastructure/match-writer';
-import { carriedWith, PipelineJob, PipelineQueue } from '../infrastructure/queues';
+import { carriedWith, PipelineJob, PipelineQueue } from '../queues';
 import { PipelineStep, restart } from './pipeline-step';
 import { groupBy, turnBatching } from '../../../shared/infrastructure/turn-batching';
 

@@ -1,4 +1,4 @@
-import type { PipelineJob, PipelineQueue } from '../infrastructure/queues';
+import type { PipelineJob, PipelineQueue } from '../queues';
 
 /**
  * One pipeline step. `run` does the step for the job's activity and answers the queue that should

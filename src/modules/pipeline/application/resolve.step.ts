@@ -4,8 +4,8 @@ import { Clock } from '../../../shared/domain/clock';
 import { CLOCK } from '../../../shared/shared.module';
 import { ActivitiesRepository } from '../../activities/activities.repository';
 import { DirectoryRepository } from '../../directory/directory.repository';
-import { normalizeEmail, normalizeHem, normalizeLinkedinProfile, resolveIdentity } from '../domain/identity';
-import type { PipelineJob, PipelineQueue } from '../infrastructure/queues';
+import { normalizeEmail, normalizeHem, normalizeLinkedinProfile, resolveIdentity } from '../../../shared/domain/identity';
+import type { PipelineJob, PipelineQueue } from '../queues';
 import { PipelineStep } from './pipeline-step';
 
 /** Resolve: normalise the identity, compute the hashed emails, and key the person. */

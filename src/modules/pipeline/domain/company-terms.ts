@@ -147,7 +147,7 @@ function readSeries(tokens: readonly Token[], at: number, consumed: boolean[]): 
  * A Buyer's `latest_funding_stage`: the stage, `null` when the provider says it does not know,
  * or `'other'` for a real value outside the stage list (a grant, a corporate round).
  */
-export function stageOf(value: string): string | null | 'other' {
+export function stageOf(value: string): string | null {
   const text = value.trim();
   if (!text) return null;
   const tokens = tokenize(text.replace(/_/g, ' '));

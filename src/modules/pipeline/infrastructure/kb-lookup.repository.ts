@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { KbResource } from '../../../shared/application/kb-resource';
 import { requireWorkspace, WorkspaceContext } from '../../../shared/application/workspace-context';
 import { formatId } from '../../../shared/domain/ids';
-import { domainOf } from '../domain/identity';
+import { domainOf } from '../../../shared/domain/identity';
 import type { MatchedRecord } from '../domain/signal-data';
 import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
 import type { SqlParams } from '../../../shared/infrastructure/sql-params';

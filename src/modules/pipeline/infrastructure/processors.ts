@@ -8,9 +8,9 @@ import { PipelineStep } from '../application/pipeline-step';
 import { ResolveStep } from '../application/resolve.step';
 import { MetricsService } from '../../metrics/metrics.service';
 import { warnAtMostEvery } from '../../../shared/infrastructure/redis';
-import { PipelineProducer } from './pipeline.producer';
+import { PipelineProducer } from '../pipeline.producer';
 import { APP_CONFIG, AppConfig } from '../../../config/config';
-import { isPipelineJob, passOf, pipelineWorkerOptions, PipelineQueue } from './queues';
+import { isPipelineJob, passOf, pipelineWorkerOptions, PipelineQueue } from '../queues';
 
 /**
  * A thin processor: check the payload, run the step, queue the next one with what the step found

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { WorkspaceContext } from '../../../shared/application/workspace-context';
 import { ActivitiesRepository } from '../../activities/activities.repository';
-import { PipelineProducer } from './pipeline.producer';
+import { PipelineProducer } from '../pipeline.producer';
 
 const INTERVAL_MS = 30_000;
 const STALE_AFTER_MS = 120_000;

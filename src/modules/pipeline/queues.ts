@@ -1,14 +1,13 @@
 import type { JobsOptions, WorkerOptions } from 'bullmq';
-import { formatId, ID_PREFIXES } from '../../../shared/domain/ids';
-import type { ActivityEvaluation } from '../../activities/activity.entity';
-import type { CompanyInfo, ContactInfo } from '../../buyers/buyer-shape';
-import type { ResolvedIdentity } from '../domain/identity';
-import { isPlainObject } from '../../../shared/domain/plain-object';
+import { formatId, ID_PREFIXES } from '../../shared/domain/ids';
+import type { ActivityEvaluation, ActivityStage } from '../activities/activity.entity';
+import type { CompanyInfo, ContactInfo } from '../buyers/buyer-shape';
+import type { ResolvedIdentity } from '../../shared/domain/identity';
+import { isPlainObject } from '../../shared/domain/plain-object';
 
 /** The four pipeline queues, in order (DESIGN §3). */
-export const PIPELINE_QUEUES = ['resolve', 'enrich', 'evaluate', 'match'] as const;
+export const PIPELINE_QUEUES = ['resolve', 'enrich', 'evaluate', 'match'] as const satisfies readonly ActivityStage[];
 export type PipelineQueue = (typeof PIPELINE_QUEUES)[number];
-export type PipelineStage = PipelineQueue | 'done';
 
 /**
  * A job names its activity, and carries what the steps before it found (`carried`): the activity's

@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../../config/config';
-import { redisOptionsFromUrl } from '../../../shared/infrastructure/redis';
+import { APP_CONFIG, AppConfig } from '../../config/config';
+import { redisOptionsFromUrl } from '../../shared/infrastructure/redis';
 import { PipelineProducer } from './pipeline.producer';
 import { PIPELINE_QUEUES } from './queues';
 

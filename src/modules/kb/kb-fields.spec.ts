@@ -1,6 +1,7 @@
-import { companyFields, pageShape, profileFields } from '../../modules/kb/kb-shapes';
-import { AppError } from './app-error';
-import { checkFieldValue, defineKbDtos, KbDtoClass, KbFields, kbField, validateKbInput } from './kb-fields';
+import { inspect } from 'node:util';
+import { companyFields, pageShape, profileFields } from './kb-shapes';
+import { AppError } from '../../shared/application/app-error';
+import { checkFieldValue, defineKbDtos, KbDtoClass, KbFields, kbField, validateKbInput } from '../../shared/application/kb-fields';
 
 type Body = Record<string, unknown>;
 
@@ -53,7 +54,7 @@ function validationError(fn: () => unknown): AppError {
     thrown = error;
   }
   if (!(thrown instanceof AppError)) {
-    throw new Error(`expected an AppError, got ${thrown === undefined ? 'no error' : String(thrown)}`);
+    throw new Error(`expected an AppError, got ${thrown === undefined ? 'no error' : inspect(thrown)}`);
   }
   expect(thrown.code).toBe('validation_error');
   expect(thrown.status).toBe(400);

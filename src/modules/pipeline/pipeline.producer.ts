@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { warnAtMostEvery } from '../../../shared/infrastructure/redis';
+import { warnAtMostEvery } from '../../shared/infrastructure/redis';
 import { PIPELINE_JOB_OPTIONS, PipelineJob, pipelineJobId, PipelineQueue } from './queues';
 
 /** Puts activities on a pipeline queue, with deterministic job ids. */

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Hem } from '../../buyers/buyer-shape';
 
 /**
  * Identity normalisation for Resolve. A person is keyed by their lowercased email when one is
@@ -11,6 +10,12 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
 const LINKEDIN_PROFILE = /^(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/([^/?#\s]+)\/?(?:[?#].*)?$/i;
 const HEM_LENGTHS = { sha256: 64, sha1: 40, md5: 32 } as const;
 export type HemType = keyof typeof HEM_LENGTHS;
+
+/** A hashed email identifier, as Buyers show it (`hems[]`). */
+export interface Hem {
+  type: string;
+  value: string;
+}
 
 export function normalizeEmail(value: string | undefined): string | null {
   const email = value?.trim().toLowerCase() ?? '';

@@ -25,15 +25,14 @@ module.exports = {
     },
     {
       name: 'module-internals-stay-inside',
-      comment:
-        "Another module's domain/, application/ and infrastructure/ folders are its own; use the files at the top of its folder.",
+      comment: "Another module's domain/, application/ and infrastructure/ folders are its own; use the files at the top of its folder.",
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/' },
       to: { path: '^src/modules/[^/]+/(domain|application|infrastructure)/', pathNot: '^src/modules/$1/' },
     },
     {
       name: 'entry-points-use-public-files',
-      comment: "Entry points and the kernel reach a module through the files at the top of its folder, not its internals.",
+      comment: 'Entry points and the kernel reach a module through the files at the top of its folder, not its internals.',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/modules/' },
       to: { path: '^src/modules/[^/]+/(domain|application|infrastructure)/' },

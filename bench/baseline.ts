@@ -168,7 +168,8 @@ class Baseline {
     if (method === 'GET' && path.startsWith('/v1/buyers/')) return this.buyer(decodeURIComponent(path.slice('/v1/buyers/'.length)));
     if (method === 'GET' && path === '/v1/kb/icps') return { status: 200, body: await this.icps(url.searchParams) };
     if (method === 'POST' && path === '/v1/kb/topics') return { status: 201, body: await this.createTopic(body) };
-    if (method === 'DELETE' && path.startsWith('/v1/kb/topics/')) return this.deleteTopic(decodeURIComponent(path.slice('/v1/kb/topics/'.length)));
+    if (method === 'DELETE' && path.startsWith('/v1/kb/topics/'))
+      return this.deleteTopic(decodeURIComponent(path.slice('/v1/kb/topics/'.length)));
     return { status: 404, body: { error: { code: 'not_found', message: 'No such route.' } } };
   }
 
@@ -277,8 +278,15 @@ class Baseline {
       updated_at: now,
     };
     await this.query(TOPIC_INSERT, [
-      record.id, this.config.workspaceId, record.name, record.short_name, record.description,
-      record.created_by, now, now, null,
+      record.id,
+      this.config.workspaceId,
+      record.name,
+      record.short_name,
+      record.description,
+      record.created_by,
+      now,
+      now,
+      null,
     ]);
     return presentKb(topicResource.idPrefix, { ...record, workspace_id: this.config.workspaceId });
   }
@@ -304,7 +312,10 @@ function send(res: ServerResponse, answer: Answer): void {
 
 function failure(error: unknown): Answer {
   if (error instanceof AppError) {
-    return { status: error.status, body: { error: { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) } } };
+    return {
+      status: error.status,
+      body: { error: { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) } },
+    };
   }
   console.error(error);
   return { status: 500, body: { error: { code: 'internal_error', message: 'Internal error.' } } };

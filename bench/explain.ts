@@ -24,20 +24,27 @@ async function main(): Promise<void> {
 
   // The repositories only call dataSource.query(sql, params): record instead of running.
   let captured: { sql: string; params: unknown[] } = { sql: '', params: [] };
-  const recorder = { query: (sql: string, params: unknown[]) => Promise.resolve(((captured = { sql, params }), [])) } as unknown as DataSource;
+  const recorder = {
+    query: (sql: string, params: unknown[]) => Promise.resolve(((captured = { sql, params }), [])),
+  } as unknown as DataSource;
   const signals = new SignalsRepository(recorder);
   const buyers = new BuyersRepository(recorder);
 
-  const deepSignal = (await client.query(
-    'SELECT captured_at AS at, id FROM signals WHERE workspace_id = $1 ORDER BY captured_at DESC, id DESC OFFSET 500000 LIMIT 1',
-    [ctx.workspaceId],
-  )).rows[0] as KeysetPosition;
-  const deepBuyer = (await client.query(
-    'SELECT created_at AS at, id FROM buyers WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC OFFSET 50000 LIMIT 1',
-    [ctx.workspaceId],
-  )).rows[0] as KeysetPosition;
-  const someBuyer = (await client.query<{ buyer_id: string }>('SELECT buyer_id FROM signals WHERE workspace_id = $1 LIMIT 1', [ctx.workspaceId]))
-    .rows[0].buyer_id;
+  const deepSignal = (
+    await client.query(
+      'SELECT captured_at AS at, id FROM signals WHERE workspace_id = $1 ORDER BY captured_at DESC, id DESC OFFSET 500000 LIMIT 1',
+      [ctx.workspaceId],
+    )
+  ).rows[0] as KeysetPosition;
+  const deepBuyer = (
+    await client.query(
+      'SELECT created_at AS at, id FROM buyers WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC OFFSET 50000 LIMIT 1',
+      [ctx.workspaceId],
+    )
+  ).rows[0] as KeysetPosition;
+  const someBuyer = (
+    await client.query<{ buyer_id: string }>('SELECT buyer_id FROM signals WHERE workspace_id = $1 LIMIT 1', [ctx.workspaceId])
+  ).rows[0].buyer_id;
   const monthAgo = new Date(Date.now() - 30 * 86_400_000);
   const twoMonthsAgo = new Date(Date.now() - 60 * 86_400_000);
 
@@ -56,7 +63,10 @@ async function main(): Promise<void> {
   signalShape('captured_after + captured_before, ascending', { capturedAfter: twoMonthsAgo, capturedBefore: monthAgo, order: 'asc' });
   shapes.push(['buyers: first page', () => buyers.page(ctx, { order: 'desc' }, null, 100)]);
   shapes.push(['buyers: page 500 (deep)', () => buyers.page(ctx, { order: 'desc' }, deepBuyer, 100)]);
-  shapes.push(['buyers: created range, ascending', () => buyers.page(ctx, { order: 'asc', createdAfter: twoMonthsAgo, createdBefore: monthAgo }, null, 100)]);
+  shapes.push([
+    'buyers: created range, ascending',
+    () => buyers.page(ctx, { order: 'asc', createdAfter: twoMonthsAgo, createdBefore: monthAgo }, null, 100),
+  ]);
   shapes.push(['buyers: one by id', () => buyers.findOne(ctx, deepBuyer.id)]);
 
   for (const [name, build] of shapes) {

@@ -6,7 +6,10 @@ import { GC_METER, gcBetween, gcPerRequest, readGcTotals } from './gc';
 
 describe('gcPerRequest', () => {
   it('divides the pause between two readings by the requests, in microseconds', () => {
-    expect(gcPerRequest(gcBetween({ young_ms: 100, other_ms: 10 }, { young_ms: 400, other_ms: 60 }), 5_000)).toEqual({ total_us: 70, young_us: 60 });
+    expect(gcPerRequest(gcBetween({ young_ms: 100, other_ms: 10 }, { young_ms: 400, other_ms: 60 }), 5_000)).toEqual({
+      total_us: 70,
+      young_us: 60,
+    });
   });
 
   it('is unknown without both readings or without requests', () => {
@@ -62,7 +65,10 @@ describe('the GC meter', () => {
       const churn = () => { let held = []; for (let i = 0; i < 2e5; i++) held.push({ i }); if (Date.now() < until) setImmediate(churn); };
       churn();
     `;
-    const child = spawn(process.execPath, ['-r', GC_METER, '-e', script], { env: { ...process.env, BENCH_GC_FILE: file }, stdio: 'ignore' });
+    const child = spawn(process.execPath, ['-r', GC_METER, '-e', script], {
+      env: { ...process.env, BENCH_GC_FILE: file },
+      stdio: 'ignore',
+    });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     let readings = 0;
     let unreadable = 0;

@@ -24,7 +24,9 @@ export function readGcTotals(file: string | undefined): GcTotals | null {
   if (!file) return null;
   try {
     const totals = JSON.parse(readFileSync(file, 'utf8')) as Partial<GcTotals>;
-    return typeof totals.young_ms === 'number' && typeof totals.other_ms === 'number' ? { young_ms: totals.young_ms, other_ms: totals.other_ms } : null;
+    return typeof totals.young_ms === 'number' && typeof totals.other_ms === 'number'
+      ? { young_ms: totals.young_ms, other_ms: totals.other_ms }
+      : null;
   } catch {
     return null;
   }

@@ -37,7 +37,10 @@ describe('combineRounds', () => {
   });
 
   it('leaves a figure unknown when one round could not read it', () => {
-    const result = combineRounds([round({ 200: [1] }, { cpu_s: null, gc: null }), round({ 200: [1] }, { gc: { young_ms: 1, other_ms: 0 } })]);
+    const result = combineRounds([
+      round({ 200: [1] }, { cpu_s: null, gc: null }),
+      round({ 200: [1] }, { gc: { young_ms: 1, other_ms: 0 } }),
+    ]);
     expect(result.cpu_us_per_request).toBeNull();
     expect(result.gc_per_request).toBeNull();
   });

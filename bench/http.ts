@@ -129,7 +129,9 @@ function firstDifference(a: string, b: string): string {
 
 function assertSame(what: string, api: Fetched, baseline: Fetched): void {
   if (api.status !== baseline.status) {
-    throw new BodyMismatch(`${what}: status ${api.status} from the API, ${baseline.status} from the baseline\n  api: ${api.body.slice(0, 300)}`);
+    throw new BodyMismatch(
+      `${what}: status ${api.status} from the API, ${baseline.status} from the baseline\n  api: ${api.body.slice(0, 300)}`,
+    );
   }
   if (api.body !== baseline.body) throw new BodyMismatch(`${what}: bodies differ; ${firstDifference(api.body, baseline.body)}`);
 }
@@ -153,11 +155,19 @@ function withoutIdentity(body: string): string {
 }
 
 async function checkWriteChain(api: Service, baseline: Service, headers: Record<string, string>): Promise<void> {
-  const body = JSON.stringify({ name: 'Bench check', short_name: `bench-check-${randomBytes(4).toString('hex')}`, description: 'Correctness check' });
+  const body = JSON.stringify({
+    name: 'Bench check',
+    short_name: `bench-check-${randomBytes(4).toString('hex')}`,
+    description: 'Correctness check',
+  });
   const answers: Fetched[] = [];
   // One after the other: both write the same workspace, and the short name is free again once deleted.
   for (const service of [api, baseline]) {
-    const created = await fetchText(service, '/v1/kb/topics', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+    const created = await fetchText(service, '/v1/kb/topics', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body,
+    });
     const id = created.status === 201 ? (JSON.parse(created.body) as { id: string }).id : 'none';
     const deleted = await fetchText(service, `/v1/kb/topics/${id}`, { method: 'DELETE', headers });
     answers.push({ status: created.status, body: created.status === 201 ? withoutIdentity(created.body) : created.body }, deleted);
@@ -196,7 +206,11 @@ export async function ensureIcps(api: Service, headers: Record<string, string>, 
     const created = await fetchText(api, '/v1/kb/icps', {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: `Bench ICP ${i}`, short_name: shortName, description: `Mid-market companies, segment ${i}, buying analytics software.` }),
+      body: JSON.stringify({
+        name: `Bench ICP ${i}`,
+        short_name: shortName,
+        description: `Mid-market companies, segment ${i}, buying analytics software.`,
+      }),
     });
     if (created.status !== 201) throw new Error(`creating ICP ${shortName}: ${created.status} ${created.body}`);
   }
@@ -231,7 +245,14 @@ function topicWriteChain(headers: Record<string, string>): autocannon.Request[] 
       headers: { ...headers, 'content-type': 'application/json' },
       setupRequest: (request) => {
         n += 1;
-        return { ...request, body: JSON.stringify({ name: `Bench topic ${n}`, short_name: `bench-${run}-${n}`, description: 'Created and deleted by the HTTP benchmark' }) };
+        return {
+          ...request,
+          body: JSON.stringify({
+            name: `Bench topic ${n}`,
+            short_name: `bench-${run}-${n}`,
+            description: 'Created and deleted by the HTTP benchmark',
+          }),
+        };
       },
       onResponse: (status, body, context) => {
         (context as Context).topicId = status === 201 ? (JSON.parse(body) as { id: string }).id : undefined;

@@ -104,38 +104,52 @@ async function machine(databaseUrl: string) {
  * small request's CPU time that the baseline would pay and the API not.
  */
 function buildServers(): void {
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(__dirname, 'tsconfig.servers.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(__dirname, 'tsconfig.servers.json')], {
+    stdio: 'inherit',
+  });
 }
 
 function startApi(params: Params, port: number, queuePrefix: string): Service {
   const profiling = params.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  return startNode('API', [...profiling, join(ROOT, 'dist', 'main.js')], {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    DATABASE_URL: params.databaseUrl,
-    REDIS_URL: params.redisUrl,
-    RUN_WORKERS: 'false',
-    // The production default: one JSON line per request, written to /dev/null (see startNode).
-    LOG_LEVEL: 'info',
-    CURSOR_SECRET,
-    RATE_LIMIT_LIMIT: '1000000',
-    QUEUE_PREFIX: queuePrefix,
-  }, port, { discardStdout: true, meterGc: true });
+  return startNode(
+    'API',
+    [...profiling, join(ROOT, 'dist', 'main.js')],
+    {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATABASE_URL: params.databaseUrl,
+      REDIS_URL: params.redisUrl,
+      RUN_WORKERS: 'false',
+      // The production default: one JSON line per request, written to /dev/null (see startNode).
+      LOG_LEVEL: 'info',
+      CURSOR_SECRET,
+      RATE_LIMIT_LIMIT: '1000000',
+      QUEUE_PREFIX: queuePrefix,
+    },
+    port,
+    { discardStdout: true, meterGc: true },
+  );
 }
 
 function startBaseline(params: Params, port: number, workspace: BenchWorkspace, key: CreatedKey): Service {
   const keyId = parseId(ID_PREFIXES.apiKey, key.key_id);
   if (keyId.kind !== 'ok') throw new Error(`not a key id: ${key.key_id}`);
-  return startNode('baseline', [join(SERVERS, 'baseline.js')], {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    DATABASE_URL: params.databaseUrl,
-    CURSOR_SECRET,
-    BASELINE_WORKSPACE_ID: workspace.internalId,
-    BASELINE_KEY_ID: keyId.value,
-  }, port, { meterGc: true });
+  return startNode(
+    'baseline',
+    [join(SERVERS, 'baseline.js')],
+    {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATABASE_URL: params.databaseUrl,
+      CURSOR_SECRET,
+      BASELINE_WORKSPACE_ID: workspace.internalId,
+      BASELINE_KEY_ID: keyId.value,
+    },
+    port,
+    { meterGc: true },
+  );
 }
 
 /** The newest .cpuprofile written since `since`. */
@@ -189,12 +203,18 @@ async function runStackFloor(load: LoadOptions): Promise<FloorEntry[]> {
   const entries: FloorEntry[] = [];
   for (const stack of FLOOR_STACKS) {
     const port = await freePort();
-    const service = startNode(`floor ${stack}`, [join(SERVERS, 'stack-floor.js')], {
-      ...process.env,
-      NODE_ENV: 'production',
-      FLOOR_STACK: stack,
-      PORT: String(port),
-    }, port, { meterGc: true });
+    const service = startNode(
+      `floor ${stack}`,
+      [join(SERVERS, 'stack-floor.js')],
+      {
+        ...process.env,
+        NODE_ENV: 'production',
+        FLOOR_STACK: stack,
+        PORT: String(port),
+      },
+      port,
+      { meterGc: true },
+    );
     try {
       await waitUntilServing(service, '/health/live');
       console.error(`stack floor: ${stack}`);
@@ -270,7 +290,9 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   if (error instanceof BodyMismatch) {
-    console.error(`\nCORRECTNESS CHECK FAILED — the API and the baseline answer differently, so the comparison would not be fair:\n${error.message}`);
+    console.error(
+      `\nCORRECTNESS CHECK FAILED — the API and the baseline answer differently, so the comparison would not be fair:\n${error.message}`,
+    );
   } else {
     console.error(error);
   }

@@ -197,7 +197,9 @@ export async function runPipelineBench(n = N, workers = WORKERS): Promise<Pipeli
       pipeline: { 'activities/s': result.pipeline.per_second, seconds: pipeline.seconds },
       'raw BullMQ, 4 queues': { 'activities/s': result.raw_bullmq_four_queues.per_second, seconds: rawSeconds },
     });
-    console.log(`pipeline ÷ raw BullMQ: ${result.ratio_pipeline_to_raw} (${workers ? `${workers} worker processes` : 'workers in-process'}, ${result.concurrency} jobs per queue each)`);
+    console.log(
+      `pipeline ÷ raw BullMQ: ${result.ratio_pipeline_to_raw} (${workers ? `${workers} worker processes` : 'workers in-process'}, ${result.concurrency} jobs per queue each)`,
+    );
     return result;
   } finally {
     await dropDatabase(databaseUrl);

@@ -53,7 +53,8 @@ function functionLabel(frame: ProfileNode['callFrame']): string {
   const name = frame.functionName || '(anonymous)';
   if (frame.url === '') return `${name} (native)`;
   const at = frame.url.lastIndexOf('/node_modules/');
-  const where = at >= 0 ? frame.url.slice(at + '/node_modules/'.length) : frame.url.replace(/^file:\/\//, '').replace(`${process.cwd()}/`, '');
+  const where =
+    at >= 0 ? frame.url.slice(at + '/node_modules/'.length) : frame.url.replace(/^file:\/\//, '').replace(`${process.cwd()}/`, '');
   return `${name} ${where}:${frame.lineNumber + 1}`;
 }
 

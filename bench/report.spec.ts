@@ -17,7 +17,16 @@ function load(requestsPerSecond: number, cpuUs: number | null, p50 = 1): LoadRes
 }
 
 function scenario(key: string, api: LoadResult, baseline: LoadResult, list = true): ScenarioResult {
-  return { key, title: key, list, path: `/${key}`, api, baseline, ratio: api.requests_per_second / baseline.requests_per_second, cpu_ratio: null };
+  return {
+    key,
+    title: key,
+    list,
+    path: `/${key}`,
+    api,
+    baseline,
+    ratio: api.requests_per_second / baseline.requests_per_second,
+    cpu_ratio: null,
+  };
 }
 
 const floor = (bare: number | null, full: number | null): FloorEntry[] => [

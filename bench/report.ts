@@ -99,7 +99,11 @@ export function evaluateTargets(http: HttpSummary | null, pipeline: PipelineBenc
   if (http) {
     for (const s of http.scenarios.filter((s) => s.list)) {
       const ceiling = s.stack_ceiling == null ? '' : ` (stack ≤ ${s.stack_ceiling.toFixed(2)})`;
-      targets.push({ target: `${s.title}: API ≥ ${LIST_RATIO} × baseline req/s`, value: `${s.ratio}${ceiling}`, pass: s.ratio >= LIST_RATIO });
+      targets.push({
+        target: `${s.title}: API ≥ ${LIST_RATIO} × baseline req/s`,
+        value: `${s.ratio}${ceiling}`,
+        pass: s.ratio >= LIST_RATIO,
+      });
     }
     targets.push({
       target: `deep page p50 ≤ ${DEEP_RATIO} × first page p50 (API)`,
@@ -109,7 +113,11 @@ export function evaluateTargets(http: HttpSummary | null, pipeline: PipelineBenc
     const errors = http.scenarios.reduce((sum, s) => sum + s.api.errors, 0);
     targets.push({ target: 'zero errors (API, all scenarios)', value: `${errors}`, pass: errors === 0 });
     targets.push({ target: `API RSS < ${RSS_LIMIT_MB} MB`, value: `${http.api_max_rss_mb} MB`, pass: http.api_max_rss_mb < RSS_LIMIT_MB });
-    targets.push({ target: `KB write p99 < ${KB_WRITE_P99_MS} ms`, value: `${http.kb_write_p99_ms} ms`, pass: http.kb_write_p99_ms < KB_WRITE_P99_MS });
+    targets.push({
+      target: `KB write p99 < ${KB_WRITE_P99_MS} ms`,
+      value: `${http.kb_write_p99_ms} ms`,
+      pass: http.kb_write_p99_ms < KB_WRITE_P99_MS,
+    });
   }
   if (pipeline) {
     targets.push({
@@ -131,14 +139,40 @@ export function formatTable(header: string[], rows: Array<Array<string | number>
 
 export function httpTable(http: HttpSummary): string {
   return formatTable(
-    ['scenario', 'API req/s', 'p50 ms', 'p99 ms', 'err', 'base req/s', 'p50 ms', 'p99 ms', 'err', 'API÷base', 'CPU µs/req API', 'base', 'API÷base', 'GC µs/req API', 'base', 'stack ≤'],
+    [
+      'scenario',
+      'API req/s',
+      'p50 ms',
+      'p99 ms',
+      'err',
+      'base req/s',
+      'p50 ms',
+      'p99 ms',
+      'err',
+      'API÷base',
+      'CPU µs/req API',
+      'base',
+      'API÷base',
+      'GC µs/req API',
+      'base',
+      'stack ≤',
+    ],
     http.scenarios.map((s) => [
       s.title,
-      s.api.requests_per_second, s.api.p50_ms, s.api.p99_ms, s.api.errors,
-      s.baseline.requests_per_second, s.baseline.p50_ms, s.baseline.p99_ms, s.baseline.errors,
+      s.api.requests_per_second,
+      s.api.p50_ms,
+      s.api.p99_ms,
+      s.api.errors,
+      s.baseline.requests_per_second,
+      s.baseline.p50_ms,
+      s.baseline.p99_ms,
+      s.baseline.errors,
       s.ratio.toFixed(2),
-      s.api.cpu_us_per_request ?? '-', s.baseline.cpu_us_per_request ?? '-', s.cpu_ratio?.toFixed(2) ?? '-',
-      s.api.gc_per_request?.total_us ?? '-', s.baseline.gc_per_request?.total_us ?? '-',
+      s.api.cpu_us_per_request ?? '-',
+      s.baseline.cpu_us_per_request ?? '-',
+      s.cpu_ratio?.toFixed(2) ?? '-',
+      s.api.gc_per_request?.total_us ?? '-',
+      s.baseline.gc_per_request?.total_us ?? '-',
       s.stack_ceiling?.toFixed(2) ?? '-',
     ]),
   );
@@ -148,7 +182,13 @@ export function floorTable(floor: StackFloor): string {
   return formatTable(
     ['stack floor: empty GET /health/live', 'req/s', 'p50 ms', 'p99 ms', 'err', 'CPU µs/req', 'GC µs/req'],
     floor.stacks.map(({ stack, result: r }) => [
-      stack, r.requests_per_second, r.p50_ms, r.p99_ms, r.errors, r.cpu_us_per_request ?? '-', r.gc_per_request?.total_us ?? '-',
+      stack,
+      r.requests_per_second,
+      r.p50_ms,
+      r.p99_ms,
+      r.errors,
+      r.cpu_us_per_request ?? '-',
+      r.gc_per_request?.total_us ?? '-',
     ]),
   );
 }
@@ -175,7 +215,13 @@ export function printReport(http: HttpSummary | null, pipeline: PipelineBenchRes
         `ratio ${pipeline.ratio_pipeline_to_raw} (${pipeline.activities} activities)`,
     );
   }
-  out.push('', formatTable(['target', 'value', 'result'], targets.map((t) => [t.target, t.value, t.pass ? 'pass' : 'FAIL'])));
+  out.push(
+    '',
+    formatTable(
+      ['target', 'value', 'result'],
+      targets.map((t) => [t.target, t.value, t.pass ? 'pass' : 'FAIL']),
+    ),
+  );
   console.log(out.join('\n'));
 }
 

@@ -84,7 +84,14 @@ async function seedWorkspace(databaseUrl: string, name: string, size: SeedSize):
   const created = await cli<{ workspace_id: string }>(databaseUrl, ['workspace', 'create', '--name', name]);
   console.error(`seeding ${name} (${created.workspace_id}): ${size.buyers} Buyers, ${size.signals} Signals`);
   const seeded = await cli<{ seconds: number }>(databaseUrl, [
-    'seed', 'bulk', '--workspace', created.workspace_id, '--buyers', String(size.buyers), '--signals', String(size.signals),
+    'seed',
+    'bulk',
+    '--workspace',
+    created.workspace_id,
+    '--buyers',
+    String(size.buyers),
+    '--signals',
+    String(size.signals),
   ]);
   console.error(`seeded ${name} in ${seeded.seconds} s`);
   return { id: created.workspace_id, internalId: internal(created.workspace_id), name };
@@ -94,12 +101,18 @@ async function seedWorkspace(databaseUrl: string, name: string, size: SeedSize):
  * Makes sure the database holds both workspaces at full size; reseeds from an empty database
  * when it does not (or when `reseed`). The first workspace is the one benchmarked.
  */
-export async function ensureSeeded(databaseUrl: string, size: SeedSize, reseed: boolean): Promise<{ workspaces: BenchWorkspace[]; seeded: boolean }> {
+export async function ensureSeeded(
+  databaseUrl: string,
+  size: SeedSize,
+  reseed: boolean,
+): Promise<{ workspaces: BenchWorkspace[]; seeded: boolean }> {
   if (reseed) await dropDatabase(databaseUrl);
   await cli(databaseUrl, ['migrate']);
   const existing = await existingWorkspaces(databaseUrl, size);
   if (existing) {
-    console.error(`database already seeded: ${existing.map((w) => w.name).join(', ')} (${size.buyers} Buyers, ${size.signals} Signals each)`);
+    console.error(
+      `database already seeded: ${existing.map((w) => w.name).join(', ')} (${size.buyers} Buyers, ${size.signals} Signals each)`,
+    );
     return { workspaces: existing, seeded: false };
   }
   await dropDatabase(databaseUrl);

@@ -69,7 +69,12 @@ async function listen(stack: FloorStack, port: number): Promise<void> {
     case 'nest':
     case 'nest-guards': {
       const global: Provider[] =
-        stack === 'nest' ? [] : [{ provide: APP_GUARD, useClass: PassGuard }, { provide: APP_GUARD, useClass: SecondPassGuard }];
+        stack === 'nest'
+          ? []
+          : [
+              { provide: APP_GUARD, useClass: PassGuard },
+              { provide: APP_GUARD, useClass: SecondPassGuard },
+            ];
       const app = await NestFactory.create<NestExpressApplication>(nestModule(global), {
         logger: false,
         bodyParser: false,

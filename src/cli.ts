@@ -27,10 +27,7 @@ import { ProgressBar } from './shared/infrastructure/progress-bar';
 
 class CliFailure extends Error {}
 
-async function withContext<T>(
-  run: (app: INestApplicationContext) => Promise<T>,
-  modules: Array<Type<unknown>> = [],
-): Promise<T> {
+async function withContext<T>(run: (app: INestApplicationContext) => Promise<T>, modules: Array<Type<unknown>> = []): Promise<T> {
   const config = loadConfig();
   await prepareDatabase(config.databaseUrl);
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, modules), { logger: ['error'] });
@@ -91,18 +88,18 @@ export function buildProgram(): Command {
     .description('generate Buyers and Signals set-based in SQL, for tests and benchmarks')
     .requiredOption('--workspace <id>', 'workspace id (wor_…)')
     .option('--buyers <n>', 'Buyers to add', wholeNumber, 0)
-    .option('--signals <n>', 'Signals to add (spread over the workspace\'s Buyers)', wholeNumber, 0)
+    .option('--signals <n>', "Signals to add (spread over the workspace's Buyers)", wholeNumber, 0)
     .option('--days <n>', 'spread timestamps over this many days back', wholeNumber, 180)
     .action(async (options: { workspace: string; buyers: number; signals: number; days: number }) => {
       const started = Date.now();
       const bar = new ProgressBar();
-      const result = await withContext((app) =>
-        app
-          .get(BulkSeedService)
-          .seed(
-            { workspaceId: options.workspace, buyers: options.buyers, signals: options.signals, days: options.days },
-            (p) => bar.update(p.phase, p.done, p.total),
-          ),
+      const result = await withContext(
+        (app) =>
+          app
+            .get(BulkSeedService)
+            .seed({ workspaceId: options.workspace, buyers: options.buyers, signals: options.signals, days: options.days }, (p) =>
+              bar.update(p.phase, p.done, p.total),
+            ),
         [SeedModule],
       );
       print({ ...result, seconds: Math.round((Date.now() - started) / 100) / 10 });
@@ -159,7 +156,9 @@ export function buildProgram(): Command {
       const result = await withContext(
         async (app) => {
           const importer = app.get(DirectoryImportService);
-          const companies = options.companies ? await importer.importCompanies(options.companies, (n) => bar.update('companies', n, n + 1)) : 0;
+          const companies = options.companies
+            ? await importer.importCompanies(options.companies, (n) => bar.update('companies', n, n + 1))
+            : 0;
           const people = options.people ? await importer.importPeople(options.people, (n) => bar.update('people', n, n + 1)) : 0;
           return { companies, people };
         },

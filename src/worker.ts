@@ -25,6 +25,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : `Worker start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    error instanceof ConfigError ? error.message : `Worker start-up failed: ${error instanceof Error ? error.message : String(error)}`,
+  );
   process.exit(1);
 });

@@ -49,9 +49,7 @@ export async function ingestFile(
       if (error instanceof AppError && error.param) {
         const match = /^activities\[(\d+)\]\.?(.*)$/.exec(error.param);
         const line = match ? batchLines[Number(match[1])] : undefined;
-        throw new IngestError(
-          `line ${line ?? '?'}: ${error.message} (${result.accepted} activities from earlier lines were accepted)`,
-        );
+        throw new IngestError(`line ${line ?? '?'}: ${error.message} (${result.accepted} activities from earlier lines were accepted)`);
       }
       throw error;
     }

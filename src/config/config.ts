@@ -23,7 +23,10 @@ export interface AppConfig {
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`Invalid configuration: ${variable} ${problem}`);
     this.name = 'ConfigError';
   }

@@ -21,10 +21,7 @@ export function processLogOptions(config: AppConfig, destination?: DestinationSt
  * its request log, see `requestLogOptions`); `destination` replaces stdout (tests read it).
  * Nest's own lines go through it once the application calls `app.useLogger(app.get(Logger))`.
  */
-export function loggingModule(
-  options: (config: AppConfig) => Options = () => ({}),
-  destination?: DestinationStream,
-): DynamicModule {
+export function loggingModule(options: (config: AppConfig) => Options = () => ({}), destination?: DestinationStream): DynamicModule {
   return LoggerModule.forRootAsync({
     inject: [APP_CONFIG],
     useFactory: (config: AppConfig): Params => ({

@@ -76,5 +76,7 @@ export function parseTimestamptz(text: string): Date | number | null {
  */
 export const PG_TYPES: CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === TIMESTAMPTZ && format !== 'binary' ? parseTimestamptz : (types.getTypeParser(oid, format) as (value: string) => unknown)) as CustomTypesConfig['getTypeParser'],
+    oid === TIMESTAMPTZ && format !== 'binary'
+      ? parseTimestamptz
+      : (types.getTypeParser(oid, format) as (value: string) => unknown)) as CustomTypesConfig['getTypeParser'],
 };

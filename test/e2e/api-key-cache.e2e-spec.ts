@@ -29,8 +29,7 @@ afterAll(async () => {
 const icps = (ws: TestWorkspace) => t.http.get('/v1/kb/icps').set('Authorization', ws.auth);
 
 /** Revokes behind the API's back: no announcement. */
-const revokeSilently = (ws: TestWorkspace) =>
-  sql.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [internalId(ws.key_id)]);
+const revokeSilently = (ws: TestWorkspace) => sql.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [internalId(ws.key_id)]);
 
 /** A workspace whose key the API has looked up once and, once it listens, remembers. */
 async function cachedWorkspace(): Promise<TestWorkspace> {
@@ -54,7 +53,11 @@ test('a remembered key is not looked up again: a silent revocation goes unseen u
   await revokeSilently(ws);
   expect((await icps(ws)).status).toBe(200);
   await sql.query(`NOTIFY ${API_KEYS_CHANGED}`);
-  await waitFor(async () => (await icps(ws)).status, (status) => status === 401, { what: 'the announcement to empty the cache' });
+  await waitFor(
+    async () => (await icps(ws)).status,
+    (status) => status === 401,
+    { what: 'the announcement to empty the cache' },
+  );
   expectError(await icps(ws), 401, 'authentication_error');
 });
 

@@ -155,11 +155,7 @@ describe('401 authentication_error', () => {
 
   test('POST with a malformed JSON body and a valid key is a 400 (the body is judged after the key)', async () => {
     const ws = await t.newWorkspace();
-    const res = await t.http
-      .post('/v1/kb/icps')
-      .set('Authorization', ws.auth)
-      .set('Content-Type', 'application/json')
-      .send('{"name": ');
+    const res = await t.http.post('/v1/kb/icps').set('Authorization', ws.auth).set('Content-Type', 'application/json').send('{"name": ');
     expectError(res, 400, 'validation_error', 'body');
   });
 
@@ -206,11 +202,7 @@ describe('403 permission_denied for a read-scope key', () => {
     expect(one.status).toBe(200);
     expect(one.body.id).toBe(created.body.id);
 
-    expectError(
-      await t.http.post(`/v1/kb/${kb.path}`).set('Authorization', readAuth).send(kb.valid(unique())),
-      403,
-      'permission_denied',
-    );
+    expectError(await t.http.post(`/v1/kb/${kb.path}`).set('Authorization', readAuth).send(kb.valid(unique())), 403, 'permission_denied');
     expectError(await t.http.patch(url).set('Authorization', readAuth).send({ name: 'Renamed' }), 403, 'permission_denied');
     expectError(await t.http.delete(url).set('Authorization', readAuth), 403, 'permission_denied');
 

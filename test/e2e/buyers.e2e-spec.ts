@@ -121,8 +121,7 @@ async function retrieve(ws: TestWorkspace, id: string, auth = ws.auth): Promise<
   return res.body;
 }
 
-const qs = (pairs: [string, string][]): string =>
-  pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+const qs = (pairs: [string, string][]): string => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
 
 /** Buyers with the given created_at values, their ids handed out in an order unrelated to time. */
 async function buyersAt(ws: TestWorkspace, times: string[], seed = 7): Promise<{ id: string; at: number }[]> {
@@ -136,7 +135,15 @@ async function buyersAt(ws: TestWorkspace, times: string[], seed = 7): Promise<{
 }
 
 const sortedIds = (rows: { id: string; at: number }[], order: 'asc' | 'desc') =>
-  [...rows].sort(byTimeThenId((r) => r.at, (r) => r.id, order)).map((r) => r.id);
+  [...rows]
+    .sort(
+      byTimeThenId(
+        (r) => r.at,
+        (r) => r.id,
+        order,
+      ),
+    )
+    .map((r) => r.id);
 
 async function createKb(ws: TestWorkspace, path: 'icps' | 'personas', name: string): Promise<Record<string, string>> {
   const n = unique();
@@ -196,8 +203,18 @@ describe('GET /v1/buyers: response shape', () => {
       created_at: '2025-03-01T08:00:01.000Z',
       updated_at: '2025-03-04T17:45:11.000Z',
     });
-    await insertSignal(ds, ws.workspace_id, buyer.id, { id: firstId, type: 'website', trigger: 'visited_page', captured_at: '2025-03-01T08:00:00Z' });
-    await insertSignal(ds, ws.workspace_id, buyer.id, { id: lastId, type: 'linkedin', trigger: 'commented_post', captured_at: '2025-03-04T17:45:10Z' });
+    await insertSignal(ds, ws.workspace_id, buyer.id, {
+      id: firstId,
+      type: 'website',
+      trigger: 'visited_page',
+      captured_at: '2025-03-01T08:00:00Z',
+    });
+    await insertSignal(ds, ws.workspace_id, buyer.id, {
+      id: lastId,
+      type: 'linkedin',
+      trigger: 'commented_post',
+      captured_at: '2025-03-04T17:45:10Z',
+    });
 
     const expected = {
       id: buyer.public_id,
@@ -366,7 +383,11 @@ describe('GET /v1/buyers: created_after / created_before', () => {
   it.each([
     ['created_after is inclusive', [['created_after', '2025-06-01T12:00:00Z']], (x: number) => x >= at('2025-06-01T12:00:00Z')],
     ['created_before is exclusive', [['created_before', '2025-06-01T12:00:00Z']], (x: number) => x < at('2025-06-01T12:00:00Z')],
-    ['created_before one second later keeps the sub-second instants before it', [['created_before', '2025-06-01T12:00:01Z']], (x: number) => x < at('2025-06-01T12:00:01Z')],
+    [
+      'created_before one second later keeps the sub-second instants before it',
+      [['created_before', '2025-06-01T12:00:01Z']],
+      (x: number) => x < at('2025-06-01T12:00:01Z'),
+    ],
     [
       'both bounds combine with AND',
       [
@@ -433,7 +454,11 @@ describe('GET /v1/buyers: limit and pagination', () => {
 
   it('with exactly `limit` Buyers left, following the cursors visits each Buyer once and ends with null', async () => {
     const ws = await t.newWorkspace();
-    const rows = await buyersAt(ws, Array.from({ length: 6 }, () => '2025-08-01T00:00:00Z'), 41);
+    const rows = await buyersAt(
+      ws,
+      Array.from({ length: 6 }, () => '2025-08-01T00:00:00Z'),
+      41,
+    );
     for (const limits of [[6], [3], [2], [4, 2]]) {
       const walked = await walkList<Buyer>(t.http, ws.auth, '/v1/buyers', {}, limits);
       expect(walked.items.map((b) => b.id)).toEqual(sortedIds(rows, 'desc'));
@@ -474,11 +499,21 @@ describe('GET /v1/buyers: limit and pagination', () => {
 
   it('lets limit change between pages', async () => {
     const ws = await t.newWorkspace();
-    const rows = await buyersAt(ws, Array.from({ length: 10 }, () => '2025-11-11T11:11:11Z'), 71);
+    const rows = await buyersAt(
+      ws,
+      Array.from({ length: 10 }, () => '2025-11-11T11:11:11Z'),
+      71,
+    );
     const expected = sortedIds(rows, 'desc');
     const first = await list(ws, 'limit=2');
     expect(first.data.map((b) => b.id)).toEqual(expected.slice(0, 2));
-    const second = await list(ws, qs([['limit', '5'], ['cursor', first.next_cursor as string]]));
+    const second = await list(
+      ws,
+      qs([
+        ['limit', '5'],
+        ['cursor', first.next_cursor as string],
+      ]),
+    );
     expect(second.data.map((b) => b.id)).toEqual(expected.slice(2, 7));
     const third = await list(ws, qs([['cursor', second.next_cursor as string]]));
     expect(third.data.map((b) => b.id)).toEqual(expected.slice(7));
@@ -550,8 +585,30 @@ describe('GET /v1/buyers: invalid query parameters', () => {
     await buyersAt(ws, ['2025-01-01T00:00:00Z', '2025-01-02T00:00:00Z'], 81);
     const first = await list(ws, 'limit=1');
     expect(typeof first.next_cursor).toBe('string');
-    expectError(await get(`/v1/buyers?${qs([['cursor', first.next_cursor as string], ['limit', '0']])}`, ws.auth), 400, 'invalid_parameter', 'limit');
-    expectError(await get(`/v1/buyers?${qs([['cursor', first.next_cursor as string], ['color', 'red']])}`, ws.auth), 400, 'invalid_parameter', 'color');
+    expectError(
+      await get(
+        `/v1/buyers?${qs([
+          ['cursor', first.next_cursor as string],
+          ['limit', '0'],
+        ])}`,
+        ws.auth,
+      ),
+      400,
+      'invalid_parameter',
+      'limit',
+    );
+    expectError(
+      await get(
+        `/v1/buyers?${qs([
+          ['cursor', first.next_cursor as string],
+          ['color', 'red'],
+        ])}`,
+        ws.auth,
+      ),
+      400,
+      'invalid_parameter',
+      'color',
+    );
   });
 
   it('accepts limit=1 and limit=1000 and valid timestamps at the edges of the calendar', async () => {
@@ -589,10 +646,22 @@ describe('GET /v1/buyers: cursors', () => {
   });
 
   it.each([
-    ['created_after changed', [['created_after', '2025-05-04T00:00:00Z'], ['sort_order', 'asc']]],
+    [
+      'created_after changed',
+      [
+        ['created_after', '2025-05-04T00:00:00Z'],
+        ['sort_order', 'asc'],
+      ],
+    ],
     ['created_after removed', [['sort_order', 'asc']]],
     ['created_before added', [...BASE, ['created_before', '2026-01-01T00:00:00Z']]],
-    ['sort_order changed', [['created_after', '2025-05-05T00:00:00Z'], ['sort_order', 'desc']]],
+    [
+      'sort_order changed',
+      [
+        ['created_after', '2025-05-05T00:00:00Z'],
+        ['sort_order', 'desc'],
+      ],
+    ],
     ['sort_order removed (default desc)', [['created_after', '2025-05-05T00:00:00Z']]],
   ] as [string, [string, string][]][])('is invalid_cursor when %s', async (_name, params) => {
     const { ws, cursor } = await setup();
@@ -612,7 +681,12 @@ describe('GET /v1/buyers: cursors', () => {
     const signalsPage = await get('/v1/signals?limit=1', ws.auth);
     expect(signalsPage.status).toBe(200);
     expect(typeof signalsPage.body.pagination.next_cursor).toBe('string');
-    expectError(await get(`/v1/buyers?${qs([['cursor', signalsPage.body.pagination.next_cursor]])}`, ws.auth), 400, 'invalid_cursor', 'cursor');
+    expectError(
+      await get(`/v1/buyers?${qs([['cursor', signalsPage.body.pagination.next_cursor]])}`, ws.auth),
+      400,
+      'invalid_cursor',
+      'cursor',
+    );
 
     await createKb(ws, 'icps', 'One');
     await createKb(ws, 'icps', 'Two');
@@ -648,7 +722,12 @@ describe('GET /v1/buyers: cursors', () => {
 
   it('a repeated cursor parameter is invalid_parameter cursor', async () => {
     const { ws, cursor } = await setup();
-    expectError(await get(`/v1/buyers?${qs([...BASE, ['cursor', cursor], ['cursor', cursor]])}`, ws.auth), 400, 'invalid_parameter', 'cursor');
+    expectError(
+      await get(`/v1/buyers?${qs([...BASE, ['cursor', cursor], ['cursor', cursor]])}`, ws.auth),
+      400,
+      'invalid_parameter',
+      'cursor',
+    );
   });
 });
 
@@ -658,7 +737,11 @@ describe('GET /v1/buyers/{buyer_id}', () => {
     const other = await t.newWorkspace();
     const mine = await insertBuyer(ds, ws.workspace_id, { created_at: '2025-01-01T00:00:00Z' });
     const theirs = await insertBuyer(ds, other.workspace_id, { created_at: '2025-01-01T00:00:00Z' });
-    const sig = await insertSignal(ds, ws.workspace_id, mine.id, { type: 'website', trigger: 'visited_page', captured_at: '2025-01-01T00:00:00Z' });
+    const sig = await insertSignal(ds, ws.workspace_id, mine.id, {
+      type: 'website',
+      trigger: 'visited_page',
+      captured_at: '2025-01-01T00:00:00Z',
+    });
     const unknown = [
       formatId('buy_', ids.next()),
       'buy_0000000000000000000',
@@ -703,7 +786,12 @@ describe('ICP and Persona association follows the live KB records', () => {
       created_at: '2025-02-02T02:02:02Z',
     });
     const before = await retrieve(ws, buyer.public_id);
-    expect(before.company_info).toMatchObject({ is_icp: true, icp_id: icp.id, icp_name: icp.name, icp_reasoning: 'Employees 420 within 100-5000.' });
+    expect(before.company_info).toMatchObject({
+      is_icp: true,
+      icp_id: icp.id,
+      icp_name: icp.name,
+      icp_reasoning: 'Employees 420 within 100-5000.',
+    });
     expect((await list(ws)).data).toEqual([before]);
     const rowBefore = await rowOf(buyer.id);
 

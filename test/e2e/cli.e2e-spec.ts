@@ -148,11 +148,7 @@ describe('key revoke', () => {
     expect(result.stdout).toBe(`${JSON.stringify({ key_id: extra.key_id, revoked: true })}\n`);
 
     expectError(await t.http.get('/v1/kb/icps').set('Authorization', auth), 401, 'authentication_error');
-    expectError(
-      await t.http.post('/v1/kb/icps').set('Authorization', auth).send(ICPS.valid(unique())),
-      401,
-      'authentication_error',
-    );
+    expectError(await t.http.post('/v1/kb/icps').set('Authorization', auth).send(ICPS.valid(unique())), 401, 'authentication_error');
     // The workspace's other key is untouched.
     expect((await t.http.get('/v1/kb/icps').set('Authorization', bearer(ws.api_key))).status).toBe(200);
   });

@@ -54,11 +54,7 @@ describe('request body errors', () => {
   test('malformed JSON on POST is 400 validation_error param body, nothing written', async () => {
     const ws = await t.newWorkspace();
     for (const raw of ['{"name": ', '{name: "x"}', "{'name':'x'}", '{"name":"x",}', 'not json']) {
-      const res = await t.http
-        .post('/v1/kb/icps')
-        .set('Authorization', ws.auth)
-        .set('Content-Type', 'application/json')
-        .send(raw);
+      const res = await t.http.post('/v1/kb/icps').set('Authorization', ws.auth).set('Content-Type', 'application/json').send(raw);
       expectError(res, 400, 'validation_error', 'body');
     }
     await expectNothingWritten(ws);
@@ -127,11 +123,7 @@ describe('request body errors', () => {
     ['a boolean', 'true'],
   ])('a top-level JSON %s is 400 param body, nothing written', async (_label, raw) => {
     const ws = await t.newWorkspace();
-    const res = await t.http
-      .post('/v1/kb/icps')
-      .set('Authorization', ws.auth)
-      .set('Content-Type', 'application/json')
-      .send(raw);
+    const res = await t.http.post('/v1/kb/icps').set('Authorization', ws.auth).set('Content-Type', 'application/json').send(raw);
     expectError(res, 400, 'validation_error', 'body');
     await expectNothingWritten(ws);
   });
@@ -179,11 +171,7 @@ describe('request body errors', () => {
     const body = { ...ICPS.valid(unique()), description: 'a'.repeat(ONE_MIB - 4096) };
     const raw = JSON.stringify(body);
     expect(Buffer.byteLength(raw)).toBeLessThan(ONE_MIB);
-    const res = await t.http
-      .post('/v1/kb/icps')
-      .set('Authorization', ws.auth)
-      .set('Content-Type', 'application/json')
-      .send(raw);
+    const res = await t.http.post('/v1/kb/icps').set('Authorization', ws.auth).set('Content-Type', 'application/json').send(raw);
     expectError(res, 400, 'validation_error', 'description');
     await expectNothingWritten(ws);
   });
@@ -257,9 +245,7 @@ describe('list query errors', () => {
   test('a cursor works for the next page of the same list (limit may change)', async () => {
     const { ws, cursor, ids } = await workspaceWithCursor();
     const first = await t.http.get('/v1/kb/icps?limit=1').set('Authorization', ws.auth);
-    const next = await t.http
-      .get(`/v1/kb/icps?limit=5&cursor=${encodeURIComponent(cursor)}`)
-      .set('Authorization', ws.auth);
+    const next = await t.http.get(`/v1/kb/icps?limit=5&cursor=${encodeURIComponent(cursor)}`).set('Authorization', ws.auth);
     expect(next.status).toBe(200);
     expect(next.body.data).toHaveLength(1);
     expect(next.body.pagination.next_cursor).toBeNull();
@@ -289,18 +275,14 @@ describe('list query errors', () => {
     const { ws, cursor } = await workspaceWithCursor(ICPS);
     await create(ws, PERSONAS);
     await create(ws, PERSONAS);
-    const res = await t.http
-      .get(`/v1/kb/personas?cursor=${encodeURIComponent(cursor)}`)
-      .set('Authorization', ws.auth);
+    const res = await t.http.get(`/v1/kb/personas?cursor=${encodeURIComponent(cursor)}`).set('Authorization', ws.auth);
     expectError(res, 400, 'invalid_cursor', 'cursor');
   });
 
   test('a cursor from ICPs is invalid_cursor on every other KB collection', async () => {
     const { ws, cursor } = await workspaceWithCursor(ICPS);
     for (const kb of KB_CASES.filter((k) => k.path !== 'icps')) {
-      const res = await t.http
-        .get(`/v1/kb/${kb.path}?cursor=${encodeURIComponent(cursor)}`)
-        .set('Authorization', ws.auth);
+      const res = await t.http.get(`/v1/kb/${kb.path}?cursor=${encodeURIComponent(cursor)}`).set('Authorization', ws.auth);
       expectError(res, 400, 'invalid_cursor', 'cursor');
     }
   });
@@ -321,9 +303,7 @@ describe('list query errors', () => {
     for (const index of positions) {
       const altered = alterAt(cursor, index);
       expect(altered).not.toBe(cursor);
-      const res = await t.http
-        .get(`/v1/kb/icps?cursor=${encodeURIComponent(altered)}`)
-        .set('Authorization', ws.auth);
+      const res = await t.http.get(`/v1/kb/icps?cursor=${encodeURIComponent(altered)}`).set('Authorization', ws.auth);
       expectError(res, 400, 'invalid_cursor', 'cursor');
     }
     // The original still works.
@@ -340,9 +320,7 @@ describe('list query errors', () => {
     for (const replacement of replacements) {
       const altered = cursor.slice(0, -1) + replacement;
       expect(altered).not.toBe(cursor);
-      const res = await t.http
-        .get(`/v1/kb/icps?cursor=${encodeURIComponent(altered)}`)
-        .set('Authorization', ws.auth);
+      const res = await t.http.get(`/v1/kb/icps?cursor=${encodeURIComponent(altered)}`).set('Authorization', ws.auth);
       expectError(res, 400, 'invalid_cursor', 'cursor');
     }
   });
@@ -350,9 +328,7 @@ describe('list query errors', () => {
   test('a truncated or extended cursor is invalid_cursor', async () => {
     const { ws, cursor } = await workspaceWithCursor(ICPS);
     for (const altered of [cursor.slice(0, -4), `${cursor}AAAA`, cursor.slice(4)]) {
-      const res = await t.http
-        .get(`/v1/kb/icps?cursor=${encodeURIComponent(altered)}`)
-        .set('Authorization', ws.auth);
+      const res = await t.http.get(`/v1/kb/icps?cursor=${encodeURIComponent(altered)}`).set('Authorization', ws.auth);
       expectError(res, 400, 'invalid_cursor', 'cursor');
     }
   });

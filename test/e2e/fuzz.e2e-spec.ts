@@ -10,14 +10,7 @@ import fc from 'fast-check';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { KB_CASES, KbCase, unique } from '../support/kb-resources';
-import {
-  insertBuyers,
-  insertSignals,
-  SIGNAL_TYPES,
-  SignalType,
-  TRIGGERS,
-  workspaceInternalId,
-} from '../support/read-model-fixtures';
+import { insertBuyers, insertSignals, SIGNAL_TYPES, SignalType, TRIGGERS, workspaceInternalId } from '../support/read-model-fixtures';
 import { startTestApp, TestApp, TestWorkspace } from '../support/test-app';
 
 const ONE_MIB = 1024 * 1024;
@@ -94,7 +87,19 @@ const tableOf = (kb: KbCase): string => kb.path.replace(/-/g, '_');
 const kbOf = (path: string): KbCase => KB_CASES.find((kb) => kb.path === path) as KbCase;
 const KB_TABLES = KB_CASES.map(tableOf);
 const ALL_PREFIXES = ['wor_', 'key_', ...KB_CASES.map((kb) => kb.prefix), 'lis_', 'buy_', 'sig_', 'act_', 'req_'];
-const ACTIVITY_KEYS = ['external_id', 'type', 'trigger', 'occurred_at', 'identity', 'contact', 'company', 'attribution', 'website', 'market', 'linkedin'];
+const ACTIVITY_KEYS = [
+  'external_id',
+  'type',
+  'trigger',
+  'occurred_at',
+  'identity',
+  'contact',
+  'company',
+  'attribution',
+  'website',
+  'market',
+  'linkedin',
+];
 const IDENTITY_KEYS = ['email', 'hem', 'linkedin', 'ip'];
 const ATTRIBUTION_KEYS = ['type', 'source', 'source_name', 'source_logo'];
 const WEBSITE_KEYS = ['url', 'session', 'device', 'location', 'page'];
@@ -169,9 +174,7 @@ const POLLUTION_VALUES = [
 ];
 
 const fragmentArb = fc.constantFrom(...SQL, ...SCRIPT, ...UNICODE_OK, ...UNICODE_BAD);
-const embeddedArb = fc
-  .tuple(fc.string({ maxLength: 6 }), fragmentArb, fc.string({ maxLength: 6 }))
-  .map(([a, b, c]) => a + b + c);
+const embeddedArb = fc.tuple(fc.string({ maxLength: 6 }), fragmentArb, fc.string({ maxLength: 6 })).map(([a, b, c]) => a + b + c);
 const hugeArb = fc
   .tuple(fc.integer({ min: 200, max: 100_000 }), fc.constantFrom('a', 'é', '😀', 'e\u0301', ' ', "'", '\u0000', '\ud800', '<'))
   .map(([n, c]) => c.repeat(n));
@@ -201,7 +204,9 @@ const textValidArb = (max: number): fc.Arbitrary<string> =>
     .oneof(
       fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }),
       fc.constantFrom(...SQL, ...SCRIPT, ...UNICODE_OK),
-      fc.tuple(fc.string({ unit: 'grapheme-ascii', maxLength: 8 }), fc.constantFrom(...SQL, ...SCRIPT, ...UNICODE_OK)).map(([a, b]) => a + b),
+      fc
+        .tuple(fc.string({ unit: 'grapheme-ascii', maxLength: 8 }), fc.constantFrom(...SQL, ...SCRIPT, ...UNICODE_OK))
+        .map(([a, b]) => a + b),
       fc.constantFrom(max, max - 1).map((n) => 'é'.repeat(n)),
       fc
         .tuple(fc.constantFrom(' ', '\t', '\u00a0', '\n'), fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 10 }))
@@ -215,22 +220,34 @@ const shortNameArb = fc.oneof(
 );
 const labelArb = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?$/);
 const tldArb = fc.stringMatching(/^[a-z]{2,6}$/);
-const domainArb = fc
-  .tuple(fc.array(labelArb, { minLength: 1, maxLength: 3 }), tldArb)
-  .map(([labels, tld]) => [...labels, tld].join('.'));
+const domainArb = fc.tuple(fc.array(labelArb, { minLength: 1, maxLength: 3 }), tldArb).map(([labels, tld]) => [...labels, tld].join('.'));
 const mixedCaseDomainArb = fc.tuple(domainArb, fc.boolean()).map(([d, up]) => (up ? d.toUpperCase() : d));
 const linkedinArb = fc
-  .tuple(fc.constantFrom('https://www.', 'https://', 'http://www.', 'www.', ''), fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,15}$/), fc.constantFrom('', '/'))
+  .tuple(
+    fc.constantFrom('https://www.', 'https://', 'http://www.', 'www.', ''),
+    fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,15}$/),
+    fc.constantFrom('', '/'),
+  )
   .map(([p, slug, s]) => `${p}linkedin.com/company/${slug}${s}`);
 const imageUrlArb = fc
-  .tuple(fc.constantFrom('https://', 'http://'), domainArb, fc.stringMatching(/^[a-z0-9_-]{1,10}$/), fc.constantFrom('.png', '.svg', '.jpg', ''))
+  .tuple(
+    fc.constantFrom('https://', 'http://'),
+    domainArb,
+    fc.stringMatching(/^[a-z0-9_-]{1,10}$/),
+    fc.constantFrom('.png', '.svg', '.jpg', ''),
+  )
   .map(([s, d, p, e]) => `${s}${d}/${p}${e}`);
 const pathArb = fc.stringMatching(/^(?:\/[a-z0-9_-]{1,8}){0,3}\/?$/);
 const pageUrlArb = fc.oneof(
   fc
     .tuple(fc.constantFrom('https://', 'http://'), domainArb, pathArb, fc.constantFrom('', '?utm_source=fuzz', '?b=2&a=1', '#frag'))
     .map(([s, d, p, q]) => `${s}${d}${p}${q}`),
-  fc.tuple(domainArb, pathArb.filter((p) => p.length > 1)).map(([d, p]) => d + p),
+  fc
+    .tuple(
+      domainArb,
+      pathArb.filter((p) => p.length > 1),
+    )
+    .map(([d, p]) => d + p),
 );
 
 function validValueArb(doc: FieldDoc, field: string): fc.Arbitrary<string | null> {
@@ -264,7 +281,11 @@ const nest = (depth: number, kind: string, leaf: string): string => {
 };
 const nestedTextArb = (min: number, max: number): fc.Arbitrary<string> =>
   fc
-    .tuple(fc.integer({ min, max }), fc.constantFrom('array', 'object', 'mixed', 'proto'), fc.constantFrom('"x"', '1', 'null', '{}', '[]', '"\\u0000"'))
+    .tuple(
+      fc.integer({ min, max }),
+      fc.constantFrom('array', 'object', 'mixed', 'proto'),
+      fc.constantFrom('"x"', '1', 'null', '{}', '[]', '"\\u0000"'),
+    )
     .map(([d, kind, leaf]) => nest(d, kind, leaf));
 
 const jsonText = (value: unknown): string => JSON.stringify(value) ?? 'null';
@@ -274,7 +295,16 @@ const pollutionArb = fc
   .tuple(
     fc.constantFrom(...PROTO_KEYS),
     fc.oneof(
-      fc.constantFrom('{"polluted_by_fuzz":"yes"}', '{"prototype":{"polluted_by_fuzz":"yes"}}', '"polluted_by_fuzz"', '1', 'null', '[]', '{}', '{"toString":"x"}'),
+      fc.constantFrom(
+        '{"polluted_by_fuzz":"yes"}',
+        '{"prototype":{"polluted_by_fuzz":"yes"}}',
+        '"polluted_by_fuzz"',
+        '1',
+        'null',
+        '[]',
+        '{}',
+        '{"toString":"x"}',
+      ),
       fc.jsonValue({ maxDepth: 2 }).map(jsonText),
     ),
     fc.array(fc.constantFrom('array', 'object'), { maxLength: 4 }),
@@ -298,7 +328,19 @@ const wrongTypeTextArb: fc.Arbitrary<string> = fc.oneof(
 const anyValueTextArb: fc.Arbitrary<string> = fc.oneof(hostileTextArb.map(jsonText), wrongTypeTextArb);
 
 const extraKeyArb: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom(...SYSTEM_FIELDS, ...PROTO_KEYS, 'canonical_url', 'deleted_at', 'workspace_id', 'Name', 'name ', 'short-name', '', 'hasOwnProperty', 'toString'),
+  fc.constantFrom(
+    ...SYSTEM_FIELDS,
+    ...PROTO_KEYS,
+    'canonical_url',
+    'deleted_at',
+    'workspace_id',
+    'Name',
+    'name ',
+    'short-name',
+    '',
+    'hasOwnProperty',
+    'toString',
+  ),
   hostileTextArb.filter((s) => s.length < 100),
 );
 
@@ -348,7 +390,8 @@ function ruleVerdict(rule: Rule, s: string): Verdict {
     case 'page_url':
       if (!s.includes('.')) return 'invalid';
       if (/^[a-z][a-z0-9+.-]*:/i.test(s) && !/^https?:\/\//i.test(s) && !/^[a-z0-9.-]+:\d+(?:\/|$)/i.test(s)) return 'invalid';
-      if (/^https?:\/\/(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}(?:\/[a-z0-9_-]*)*(?:\?[a-z0-9_=&]*|#[a-z]*)?$/.test(s)) return 'valid';
+      if (/^https?:\/\/(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}(?:\/[a-z0-9_-]*)*(?:\?[a-z0-9_=&]*|#[a-z]*)?$/.test(s))
+        return 'valid';
       if (/^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}(?:\/[a-z0-9_-]*)+$/.test(s)) return 'valid';
       return 'unknown';
   }
@@ -550,7 +593,7 @@ function classifyActivity(a: unknown): ActivityVerdict {
     v = worst(v, stringsObject(obj, keys));
     const need = typeT === 'market' ? ['topic', 'company_website'] : ['url', 'company_name'];
     // What the type object must hold beyond its shape is not documented: complete objects only.
-    if (need.some((k) => typeof obj[k] !== 'string' || (obj[k]).trim() === '')) v = worst(v, 'unknown');
+    if (need.some((k) => typeof obj[k] !== 'string' || obj[k].trim() === '')) v = worst(v, 'unknown');
   }
   for (const hint of ['contact', 'company']) {
     const x = a[hint];
@@ -684,7 +727,13 @@ async function send(world: World | null, s: Sent, query = ''): Promise<Response>
   const url = s.path + (query ? `?${query}` : '');
   const agent = t.http;
   let req =
-    s.method === 'GET' ? agent.get(url) : s.method === 'POST' ? agent.post(url) : s.method === 'PATCH' ? agent.patch(url) : agent.delete(url);
+    s.method === 'GET'
+      ? agent.get(url)
+      : s.method === 'POST'
+        ? agent.post(url)
+        : s.method === 'PATCH'
+          ? agent.patch(url)
+          : agent.delete(url);
   const auth = s.auth === undefined ? world?.ws.auth : s.auth;
   if (auth !== null && auth !== undefined) req = req.set('Authorization', auth);
   if (s.contentType !== undefined) req = req.set('Content-Type', s.contentType);
@@ -766,7 +815,11 @@ async function checkKbCounts(world: World, kb: KbCase, sent: Sent, res: Response
   const st = world.state(kb);
   const got = await kbCounts(world, kb);
   if (got.active !== st.active.size || got.deleted !== st.deleted.size) {
-    fail(sent, res, `database holds ${got.active} active/${got.deleted} deleted ${kb.path}, accepted requests account for ${st.active.size}/${st.deleted.size}`);
+    fail(
+      sent,
+      res,
+      `database holds ${got.active} active/${got.deleted} deleted ${kb.path}, accepted requests account for ${st.active.size}/${st.deleted.size}`,
+    );
   }
 }
 
@@ -843,7 +896,13 @@ function shortNameTaken(world: World, kb: KbCase, shortName: string | undefined,
 // KB operations with their oracles
 // ---------------------------------------------------------------------------------------------
 
-async function kbPost(world: World, kb: KbCase, body: string, contentType = 'application/json', ctVerdict: Verdict = 'valid'): Promise<Response> {
+async function kbPost(
+  world: World,
+  kb: KbCase,
+  body: string,
+  contentType = 'application/json',
+  ctVerdict: Verdict = 'valid',
+): Promise<Response> {
   const sent: Sent = { method: 'POST', path: `/v1/kb/${kb.path}`, contentType, body };
   const res = await send(world, sent);
   checkEnvelope(sent, res, world);
@@ -894,9 +953,20 @@ async function kbCreateValid(world: World, kb: KbCase): Promise<Rec> {
   return res.body as Rec;
 }
 
-type Target = { kind: 'active'; id: string; segment: string } | { kind: 'absent'; segment: string } | { kind: 'malformed'; segment: string } | { kind: 'maybe'; id: string; segment: string };
+type Target =
+  | { kind: 'active'; id: string; segment: string }
+  | { kind: 'absent'; segment: string }
+  | { kind: 'malformed'; segment: string }
+  | { kind: 'maybe'; id: string; segment: string };
 
-async function kbPatch(world: World, kb: KbCase, target: Target, body: string, contentType = 'application/json', ctVerdict: Verdict = 'valid'): Promise<Response> {
+async function kbPatch(
+  world: World,
+  kb: KbCase,
+  target: Target,
+  body: string,
+  contentType = 'application/json',
+  ctVerdict: Verdict = 'valid',
+): Promise<Response> {
   const sent: Sent = { method: 'PATCH', path: `/v1/kb/${kb.path}/${target.segment}`, contentType, body };
   const res = await send(world, sent);
   checkEnvelope(sent, res, world);
@@ -937,13 +1007,15 @@ async function kbPatch(world: World, kb: KbCase, target: Target, body: string, c
     checkRecordShape(world, kb, rec, sent, res);
     const before = st.active.get(rec.id);
     if (!before || (activeId !== undefined && rec.id !== activeId)) fail(sent, res, '200 for a record that is not active');
-    if (shortNameTaken(world, kb, rec.short_name, rec.id)) fail(sent, res, `200 although short_name ${JSON.stringify(rec.short_name)} is taken`);
+    if (shortNameTaken(world, kb, rec.short_name, rec.id))
+      fail(sent, res, `200 although short_name ${JSON.stringify(rec.short_name)} is taken`);
     for (const key of ['id', 'client_id', 'created_at']) if (rec[key] !== before[key]) fail(sent, res, `${key} changed on PATCH`);
     if (rec.updated_at === before.updated_at) fail(sent, res, 'updated_at did not change on a successful PATCH');
     for (const name of Object.keys(FIELD_DOCS[kb.path])) {
       const fv = v.fields.get(name);
       if (fv === undefined && rec[name] !== before[name]) fail(sent, res, `${name} was not sent but changed`);
-      if (fv?.expected !== undefined && rec[name] !== fv.expected) fail(sent, res, `${name} stored as ${JSON.stringify(clip(String(rec[name]), 80))}`);
+      if (fv?.expected !== undefined && rec[name] !== fv.expected)
+        fail(sent, res, `${name} stored as ${JSON.stringify(clip(String(rec[name]), 80))}`);
     }
     if (!v.fields.has('url')) for (const c of computedOf(kb)) if (rec[c] !== before[c]) fail(sent, res, `${c} changed without url`);
     await checkReadBack(world, kb, rec, sent, res);
@@ -1016,7 +1088,9 @@ async function reconcileKb(world: World, kb: KbCase): Promise<void> {
   const expected = [...st.active.values()].sort((a, b) => (a.id < b.id ? 1 : -1));
   expect(items.map((r) => r.id)).toEqual(expected.map((r) => r.id));
   items.forEach((r, i) => sameRecord(r, expected[i]));
-  const [active] = await ds.query(`SELECT count(*)::int AS n FROM ${tableOf(kb)} WHERE workspace_id = $1 AND deleted_at IS NULL`, [world.wid]);
+  const [active] = await ds.query(`SELECT count(*)::int AS n FROM ${tableOf(kb)} WHERE workspace_id = $1 AND deleted_at IS NULL`, [
+    world.wid,
+  ]);
   expect(active.n).toBe(st.active.size);
   const counts = await kbCounts(world, kb);
   expect(counts.deleted).toBe(st.deleted.size);
@@ -1038,8 +1112,7 @@ async function reconcile(world: World): Promise<void> {
 // Path ids
 // ---------------------------------------------------------------------------------------------
 
-const hex = (c: string): string =>
-  [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+const hex = (c: string): string => [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 
 /** Percent-encodes a segment; lone surrogates become the UTF-8 replacement character, as a client sends. */
 const encodeSegment = (s: string): string => encodeURIComponent(s.toWellFormed());
@@ -1109,7 +1182,15 @@ const idTrickArb = (prefix: string): fc.Arbitrary<string> =>
 
 const idChoiceArb = (kb: KbCase): fc.Arbitrary<IdChoice> =>
   fc.oneof(
-    { weight: 4, arbitrary: fc.record({ t: fc.constant('active' as const), n: fc.nat(), encode: fc.array(fc.nat(30), { maxLength: 4 }), double: fc.boolean() }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        t: fc.constant('active' as const),
+        n: fc.nat(),
+        encode: fc.array(fc.nat(30), { maxLength: 4 }),
+        double: fc.boolean(),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ t: fc.constant('deleted' as const), n: fc.nat() }) },
     { weight: 1, arbitrary: fc.record({ t: fc.constant('foreign' as const), n: fc.nat() }) },
     { weight: 1, arbitrary: fc.record({ t: fc.constant('otherResource' as const), n: fc.nat(), other: fc.nat(6) }) },
@@ -1177,29 +1258,33 @@ function kbBodyArb(kb: KbCase, mode: 'create' | 'update'): fc.Arbitrary<string> 
     .record(model, { requiredKeys: mode === 'create' ? required : [] })
     .map((r) => Object.entries(r).map(([key, text]) => ({ key, text: text })));
   const fieldValueArb = (name: string) =>
-    fc.oneof({ weight: 3, arbitrary: hostileTextArb.map(jsonText) }, { weight: 2, arbitrary: wrongTypeTextArb }, { weight: 1, arbitrary: model[name] });
+    fc.oneof(
+      { weight: 3, arbitrary: hostileTextArb.map(jsonText) },
+      { weight: 2, arbitrary: wrongTypeTextArb },
+      { weight: 1, arbitrary: model[name] },
+    );
   const mutation = fc.oneof(
     fc.constantFrom(...names).chain((name) => fieldValueArb(name).map((text) => ({ key: name, text }))),
     fc.tuple(extraKeyArb, anyValueTextArb).map(([key, text]) => ({ key, text })),
     fc.constantFrom(...names).map((key) => ({ key, text: '\u0001drop' })),
   );
-  const mutated = fc
-    .tuple(validBody, fc.array(fc.tuple(mutation, fc.boolean()), { minLength: 1, maxLength: 3 }))
-    .map(([base, muts]) => {
-      let entries: Entry[] = [...base];
-      for (const [m, prepend] of muts) {
-        if (m.text === '\u0001drop') entries = entries.filter((e) => e.key !== m.key);
-        else if (prepend) entries = [m, ...entries];
-        else entries = [...entries, m];
-      }
-      return entries;
-    });
+  const mutated = fc.tuple(validBody, fc.array(fc.tuple(mutation, fc.boolean()), { minLength: 1, maxLength: 3 })).map(([base, muts]) => {
+    let entries: Entry[] = [...base];
+    for (const [m, prepend] of muts) {
+      if (m.text === '\u0001drop') entries = entries.filter((e) => e.key !== m.key);
+      else if (prepend) entries = [m, ...entries];
+      else entries = [...entries, m];
+    }
+    return entries;
+  });
   const chaos = fc.array(
     fc.tuple(fc.oneof(fc.constantFrom(...names), extraKeyArb), anyValueTextArb).map(([key, text]) => ({ key, text })),
     { maxLength: 8 },
   );
   const validWeight = mode === 'create' ? 3 : 5;
-  return fc.oneof({ weight: validWeight, arbitrary: validBody }, { weight: 5, arbitrary: mutated }, { weight: 2, arbitrary: chaos }).map(objectText);
+  return fc
+    .oneof({ weight: validWeight, arbitrary: validBody }, { weight: 5, arbitrary: mutated }, { weight: 2, arbitrary: chaos })
+    .map(objectText);
 }
 
 /** Malformed JSON text, arbitrary JSON values, and text that is JSON only at first sight. */
@@ -1238,7 +1323,7 @@ const malformedArb: fc.Arbitrary<string> = fc.oneof(
     '\ufeff{"name":"bom"}',
     '\ufeff\ufeff{}',
     '{"\\ud800":1}',
-    "{\"name\":'x'}",
+    '{"name":\'x\'}',
     '<xml/>',
     'a=1&b=2',
     '--boundary',
@@ -1246,7 +1331,14 @@ const malformedArb: fc.Arbitrary<string> = fc.oneof(
     '{"activities":[{"type":"market",}]}',
     '{"activities":[',
   ),
-  fc.tuple(fc.constantFrom('{"name":"abc","short_name":"def","description":"ghi"}', '{"activities":[{"type":"market","trigger":"researched_topic"}]}'), fc.nat())
+  fc
+    .tuple(
+      fc.constantFrom(
+        '{"name":"abc","short_name":"def","description":"ghi"}',
+        '{"activities":[{"type":"market","trigger":"researched_topic"}]}',
+      ),
+      fc.nat(),
+    )
     .map(([s, n]) => s.slice(0, n % s.length)),
   fc.string({ unit: 'binary', maxLength: 60 }),
   fc.jsonValue({ maxDepth: 4 }).map(jsonText),
@@ -1295,11 +1387,31 @@ const hostileQueryTextArb = hostileTextArb.filter((s) => s.length < 600 && !s.in
 
 const limitValidArb = fc.integer({ min: 1, max: 1000 }).map(String);
 const limitInvalidArb = fc.oneof(
-  fc.constantFrom('0', '1001', '-1', '1.5', '1e3', '0x10', 'abc', '', ' 5', '5 ', '+5', '１０', '99999999999', '1000000000000000000000', 'null', '[]', "1' OR 1=1 --"),
+  fc.constantFrom(
+    '0',
+    '1001',
+    '-1',
+    '1.5',
+    '1e3',
+    '0x10',
+    'abc',
+    '',
+    ' 5',
+    '5 ',
+    '+5',
+    '１０',
+    '99999999999',
+    '1000000000000000000000',
+    'null',
+    '[]',
+    "1' OR 1=1 --",
+  ),
   hostileQueryTextArb,
 );
 const tsValidArb = fc.oneof(
-  fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => `${d.toISOString().slice(0, 19)}Z`),
+  fc
+    .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
+    .map((d) => `${d.toISOString().slice(0, 19)}Z`),
   fc.constantFrom('2026-01-15T10:00:00Z', '2026-01-15T10:00:01Z', '2026-01-15T09:59:59Z', '2025-06-01T00:00:00Z', '2026-03-01T12:00:00Z'),
 );
 const tsInvalidArb = fc.oneof(
@@ -1326,7 +1438,17 @@ const tsInvalidArb = fc.oneof(
 const fakeCursorArb = fc.oneof(
   fc.base64String({ maxLength: 80 }),
   fc.tuple(fc.stringMatching(/^[A-Za-z0-9_-]{1,60}$/), fc.stringMatching(/^[A-Za-z0-9_-]{43}$/)).map(([a, b]) => `${a}.${b}`),
-  fc.constantFrom('', 'null', 'undefined', '0', '.', 'a.b', '{"at":"2026-01-01","id":"1"}', 'W1sMjAyNl0.' + 'A'.repeat(43), 'x'.repeat(2049)),
+  fc.constantFrom(
+    '',
+    'null',
+    'undefined',
+    '0',
+    '.',
+    'a.b',
+    '{"at":"2026-01-01","id":"1"}',
+    'W1sMjAyNl0.' + 'A'.repeat(43),
+    'x'.repeat(2049),
+  ),
   hostileQueryTextArb,
 );
 
@@ -1352,10 +1474,34 @@ const enumSpec = (values: string[], extra: string[]): ParamSpec => ({
   classify: (v) => (values.includes(v) ? 'valid' : values.some((x) => x.toLowerCase() === v.toLowerCase().trim()) ? 'unknown' : 'invalid'),
 });
 
-const unknownNameArb = fc.oneof(
-  fc.constantFrom('offset', 'page', 'sort', 'order', 'filter', 'total', 'expand', ...PROTO_KEYS, 'hasOwnProperty', 'toString', 'limit ', 'LIMIT', 'Limit', 'limit[]', 'limit[0]', 'cursor\u0000', 'a[b]', '', 'id', 'workspace_id', 'client_id'),
-  hostileQueryTextArb.filter((s) => s.length < 200),
-).filter((s) => !KEY_QUERY_NAMES.includes(s.toLowerCase()));
+const unknownNameArb = fc
+  .oneof(
+    fc.constantFrom(
+      'offset',
+      'page',
+      'sort',
+      'order',
+      'filter',
+      'total',
+      'expand',
+      ...PROTO_KEYS,
+      'hasOwnProperty',
+      'toString',
+      'limit ',
+      'LIMIT',
+      'Limit',
+      'limit[]',
+      'limit[0]',
+      'cursor\u0000',
+      'a[b]',
+      '',
+      'id',
+      'workspace_id',
+      'client_id',
+    ),
+    hostileQueryTextArb.filter((s) => s.length < 200),
+  )
+  .filter((s) => !KEY_QUERY_NAMES.includes(s.toLowerCase()));
 
 interface ListEndpoint {
   endpoint: string;
@@ -1372,13 +1518,35 @@ function queryArb(ep: ListEndpoint): fc.Arbitrary<Pair[]> {
   const pairArb: fc.Arbitrary<Pair> = fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...names).chain((n) => ep.params[n].valid.map((v) => pair(n, v))) },
     { weight: 3, arbitrary: fc.constantFrom(...names).chain((n) => ep.params[n].invalid.map((v) => pair(n, v))) },
-    { weight: 4, arbitrary: fc.record({ pool: fc.nat(), alter: fc.option(fc.nat(), { nil: undefined }) }).map(({ pool, alter }) => ({ ...pair('cursor', ''), pool, alter })) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .record({ pool: fc.nat(), alter: fc.option(fc.nat(), { nil: undefined }) })
+        .map(({ pool, alter }) => ({ ...pair('cursor', ''), pool, alter })),
+    },
     { weight: 2, arbitrary: fakeCursorArb.map((v) => pair('cursor', v)) },
     { weight: 2, arbitrary: fc.tuple(unknownNameArb, hostileQueryTextArb).map(([n, v]) => pair(n, v)) },
     {
       weight: 1,
       arbitrary: fc
-        .constantFrom('limit=%31%30', 'limit=1%00', 'cursor=%ZZ', 'lim%69t=5', '%6C%69%6D%69%74=5', 'limit=%2B5', 'limit', '=1', 'a[b]=1', 'limit[]=1', 'limit[0]=5', '%ZZ=1', 'limit=5%', 'limit=%E0%A4%A', 'sort_order=%64esc', '%00=1')
+        .constantFrom(
+          'limit=%31%30',
+          'limit=1%00',
+          'cursor=%ZZ',
+          'lim%69t=5',
+          '%6C%69%6D%69%74=5',
+          'limit=%2B5',
+          'limit',
+          '=1',
+          'a[b]=1',
+          'limit[]=1',
+          'limit[0]=5',
+          '%ZZ=1',
+          'limit=5%',
+          'limit=%E0%A4%A',
+          'sort_order=%64esc',
+          '%00=1',
+        )
         .map(rawPair),
     },
   );
@@ -1521,7 +1689,15 @@ const isoSecondsArb = fc
   .map((d) => `${d.toISOString().slice(0, 19)}Z`);
 const clean = (max: number) => textValidArb(max).map((s) => s.trim());
 const externalIdArb = fc.oneof(
-  fc.constantFrom('ext-1', 'ext-2', ' ext-1 ', "ext-'; DROP TABLE activities; --", 'ext-<script>alert(1)</script>', 'ext-😀', 'ext-\u202e1'),
+  fc.constantFrom(
+    'ext-1',
+    'ext-2',
+    ' ext-1 ',
+    "ext-'; DROP TABLE activities; --",
+    'ext-<script>alert(1)</script>',
+    'ext-😀',
+    'ext-\u202e1',
+  ),
   fc.uuid(),
 );
 const identityArb = fc
@@ -1573,35 +1749,57 @@ const typeObjectArb = (type: SignalType): fc.Arbitrary<Record<string, unknown>> 
       );
   }
 };
-const validActivityArb: fc.Arbitrary<Record<string, unknown>> = fc
-  .constantFrom(...SIGNAL_TYPES)
-  .chain((type) =>
-    fc.record(
-      {
-        external_id: externalIdArb,
-        type: fc.constant(type),
-        trigger: fc.constantFrom(...TRIGGERS[type]),
-        occurred_at: isoSecondsArb,
-        identity: identityArb,
-        contact: hintArb,
-        company: hintArb,
-        attribution: fc.record({ type: clean(20), source: clean(20), source_name: clean(20), source_logo: imageUrlArb }, { requiredKeys: [] }),
-        [type]: typeObjectArb(type),
-      },
-      { requiredKeys: ['type', 'trigger', 'occurred_at', 'identity', type] },
-    ),
-  );
+const validActivityArb: fc.Arbitrary<Record<string, unknown>> = fc.constantFrom(...SIGNAL_TYPES).chain((type) =>
+  fc.record(
+    {
+      external_id: externalIdArb,
+      type: fc.constant(type),
+      trigger: fc.constantFrom(...TRIGGERS[type]),
+      occurred_at: isoSecondsArb,
+      identity: identityArb,
+      contact: hintArb,
+      company: hintArb,
+      attribution: fc.record(
+        { type: clean(20), source: clean(20), source_name: clean(20), source_logo: imageUrlArb },
+        { requiredKeys: [] },
+      ),
+      [type]: typeObjectArb(type),
+    },
+    { requiredKeys: ['type', 'trigger', 'occurred_at', 'identity', type] },
+  ),
+);
 
 type ActMutation = { op: 'drop'; key: string } | { op: 'set'; key: string; text: string };
 const hostileObjectTextArb = (keys: string[]): fc.Arbitrary<string> =>
   fc
-    .array(fc.tuple(fc.constantFrom(...keys), hostileTextArb.filter((s) => s.length < 20_000)), { minLength: 1, maxLength: 4 })
+    .array(
+      fc.tuple(
+        fc.constantFrom(...keys),
+        hostileTextArb.filter((s) => s.length < 20_000),
+      ),
+      { minLength: 1, maxLength: 4 },
+    )
     .map((es) => objectText(es.map(([key, v]) => ({ key, text: jsonText(v) }))));
 const actMutationArb: fc.Arbitrary<ActMutation> = fc.oneof(
-  fc.record({ op: fc.constant('drop' as const), key: fc.constantFrom('type', 'trigger', 'occurred_at', 'identity', 'website', 'market', 'linkedin') }),
+  fc.record({
+    op: fc.constant('drop' as const),
+    key: fc.constantFrom('type', 'trigger', 'occurred_at', 'identity', 'website', 'market', 'linkedin'),
+  }),
   fc.record({
     op: fc.constant('set' as const),
-    key: fc.constantFrom('type', 'trigger', 'occurred_at', 'identity', 'external_id', 'contact', 'company', 'attribution', 'website', 'market', 'linkedin'),
+    key: fc.constantFrom(
+      'type',
+      'trigger',
+      'occurred_at',
+      'identity',
+      'external_id',
+      'contact',
+      'company',
+      'attribution',
+      'website',
+      'market',
+      'linkedin',
+    ),
     text: anyValueTextArb,
   }),
   fc.record({ op: fc.constant('set' as const), key: extraKeyArb, text: anyValueTextArb }),
@@ -1627,16 +1825,34 @@ const actMutationArb: fc.Arbitrary<ActMutation> = fc.oneof(
   }),
   fc.record({ op: fc.constant('set' as const), key: fc.constant('occurred_at'), text: tsInvalidArb.map(jsonText) }),
   fc.record({ op: fc.constant('set' as const), key: fc.constant('trigger'), text: fc.constantFrom(...ALL_TRIGGERS).map(jsonText) }),
-  fc.record({ op: fc.constant('set' as const), key: fc.constantFrom('type', 'trigger'), text: fc.constantFrom(...SQL, ...SCRIPT, ...UNICODE_BAD).map(jsonText) }),
-  fc.record({ op: fc.constant('set' as const), key: fc.constantFrom('contact', 'company'), text: fc.oneof(fc.constantFrom(...POLLUTION_VALUES), hostileObjectTextArb(['name', 'title', '__proto__', 'x'])) }),
+  fc.record({
+    op: fc.constant('set' as const),
+    key: fc.constantFrom('type', 'trigger'),
+    text: fc.constantFrom(...SQL, ...SCRIPT, ...UNICODE_BAD).map(jsonText),
+  }),
+  fc.record({
+    op: fc.constant('set' as const),
+    key: fc.constantFrom('contact', 'company'),
+    text: fc.oneof(fc.constantFrom(...POLLUTION_VALUES), hostileObjectTextArb(['name', 'title', '__proto__', 'x'])),
+  }),
   fc.record({ op: fc.constant('set' as const), key: fc.constant('market'), text: hostileObjectTextArb(MARKET_KEYS) }),
   fc.record({ op: fc.constant('set' as const), key: fc.constant('linkedin'), text: hostileObjectTextArb(LINKEDIN_KEYS) }),
-  fc.record({ op: fc.constant('set' as const), key: fc.constant('website'), text: hostileTextArb.filter((s) => s.length < 20_000).map((u) => `{"url":${jsonText(u)}}`) }),
+  fc.record({
+    op: fc.constant('set' as const),
+    key: fc.constant('website'),
+    text: hostileTextArb.filter((s) => s.length < 20_000).map((u) => `{"url":${jsonText(u)}}`),
+  }),
   fc.record({ op: fc.constant('set' as const), key: fc.constant('external_id'), text: hostileTextArb.map(jsonText) }),
 );
 
 const activityTextArb: fc.Arbitrary<string> = fc
-  .tuple(validActivityArb, fc.oneof({ weight: 2, arbitrary: fc.constant([] as ActMutation[]) }, { weight: 3, arbitrary: fc.array(actMutationArb, { minLength: 1, maxLength: 2 }) }))
+  .tuple(
+    validActivityArb,
+    fc.oneof(
+      { weight: 2, arbitrary: fc.constant([] as ActMutation[]) },
+      { weight: 3, arbitrary: fc.array(actMutationArb, { minLength: 1, maxLength: 2 }) },
+    ),
+  )
   .map(([activity, muts]) => {
     let entries: Entry[] = Object.entries(activity).map(([key, v]) => ({ key, text: jsonText(v) }));
     for (const m of muts) {
@@ -1688,7 +1904,11 @@ async function ingest(world: World, body: string, contentType = 'application/jso
     const firstInvalid = v.items.findIndex((i) => i.verdict === 'invalid');
     if (first < 0) allowed = [{ status: 202 }];
     else if (v.items[first].verdict === 'invalid') allowed = [bad(itemParam(first, first))];
-    else allowed = [bad(itemParam(first, firstInvalid < 0 ? v.items.length - 1 : firstInvalid)), ...(firstInvalid < 0 ? [{ status: 202 }] : [])];
+    else
+      allowed = [
+        bad(itemParam(first, firstInvalid < 0 ? v.items.length - 1 : firstInvalid)),
+        ...(firstInvalid < 0 ? [{ status: 202 }] : []),
+      ];
   }
   if (ctVerdict === 'unknown' || bom) allowed = [...allowed, bad(['body'])];
   expectOutcome(sent, res, allowed);
@@ -1704,7 +1924,8 @@ async function ingest(world: World, body: string, contentType = 'application/jso
       if (item.externalUnknown) {
         if (d.status !== 'queued' && d.status !== 'duplicate') fail(sent, res, `activities[${i}] status`);
       } else if (known !== undefined) {
-        if (d.status !== 'duplicate' || d.id !== known) fail(sent, res, `activities[${i}] repeats external_id ${JSON.stringify(item.externalId)}: expected duplicate of ${known}`);
+        if (d.status !== 'duplicate' || d.id !== known)
+          fail(sent, res, `activities[${i}] repeats external_id ${JSON.stringify(item.externalId)}: expected duplicate of ${known}`);
       } else if (d.status !== 'queued') fail(sent, res, `activities[${i}] expected queued`);
       if (d.status === 'queued') {
         if (world.activities.has(d.id)) fail(sent, res, `activities[${i}] reuses id ${d.id}`);
@@ -1766,8 +1987,19 @@ beforeAll(async () => {
     const rec = await kbCreateValid(otherWorld, kb);
     foreign.set(kb.path, [rec.id]);
   }
-  const times = ['2025-06-01T00:00:00Z', '2026-01-15T09:59:59Z', '2026-01-15T10:00:00Z', '2026-01-15T10:00:00Z', '2026-01-15T10:00:01Z', '2026-03-01T12:00:00Z'];
-  const buyers = await insertBuyers(ds, readWorld.ws.workspace_id, [...times, ...times.slice(2, 5)].map((created_at) => ({ created_at })));
+  const times = [
+    '2025-06-01T00:00:00Z',
+    '2026-01-15T09:59:59Z',
+    '2026-01-15T10:00:00Z',
+    '2026-01-15T10:00:00Z',
+    '2026-01-15T10:00:01Z',
+    '2026-03-01T12:00:00Z',
+  ];
+  const buyers = await insertBuyers(
+    ds,
+    readWorld.ws.workspace_id,
+    [...times, ...times.slice(2, 5)].map((created_at) => ({ created_at })),
+  );
   buyers.forEach((b, i) => seedBuyers.push({ id: b.public_id, created_at: [...times, ...times.slice(2, 5)][i] }));
   const signalInputs = SIGNAL_TYPES.flatMap((type, ti) =>
     TRIGGERS[type].flatMap((trigger, gi) =>
@@ -1776,14 +2008,28 @@ beforeAll(async () => {
   );
   const signals = await insertSignals(ds, readWorld.ws.workspace_id, signalInputs);
   signals.forEach((s, i) =>
-    seedSignals.push({ id: s.public_id, buyer: s.buyer_public_id, type: s.type, trigger: s.trigger, captured_at: signalInputs[i].captured_at }),
+    seedSignals.push({
+      id: s.public_id,
+      buyer: s.buyer_public_id,
+      type: s.type,
+      trigger: s.trigger,
+      captured_at: signalInputs[i].captured_at,
+    }),
   );
   const [other] = await insertBuyers(ds, otherWorld.ws.workspace_id, [{ created_at: '2026-01-15T10:00:00Z' }]);
   foreignBuyer = other.public_id;
   const res = await ingest(
     otherWorld,
     JSON.stringify({
-      activities: [{ type: 'market', trigger: 'researched_topic', occurred_at: '2026-01-01T00:00:00Z', identity: { email: 'a@b.co' }, market: { topic: 'x', company_website: 'b.co' } }],
+      activities: [
+        {
+          type: 'market',
+          trigger: 'researched_topic',
+          occurred_at: '2026-01-01T00:00:00Z',
+          identity: { email: 'a@b.co' },
+          market: { topic: 'x', company_website: 'b.co' },
+        },
+      ],
     }),
   );
   foreignActivity = res.body.data[0].id;
@@ -1810,7 +2056,12 @@ afterEach(async () => {
 
 afterAll(async () => {
   if (process.env.FUZZ_STATS) {
-    console.log([...stats.entries()].sort().map(([k, n]) => `${String(n).padStart(6)}  ${k}`).join('\n'));
+    console.log(
+      [...stats.entries()]
+        .sort()
+        .map(([k, n]) => `${String(n).padStart(6)}  ${k}`)
+        .join('\n'),
+    );
   }
   await t?.close();
 });
@@ -1826,252 +2077,313 @@ describe.each(KB_CASES.map((kb) => [kb.path, kb] as const))('KB %s under generat
     expect(computedOf(kb)).toEqual(kb.computed);
   });
 
-  test('POST with generated bodies: documented answers, and exactly the accepted records are stored', async () => {
-    await fc.assert(
-      fc.asyncProperty(kbBodyArb(kb, 'create'), async (body) => {
-        await kbPost(kbWorld, kb, body);
-      }),
-      runs(40),
-    );
-    await reconcile(kbWorld);
-  }, LONG);
+  test(
+    'POST with generated bodies: documented answers, and exactly the accepted records are stored',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(kbBodyArb(kb, 'create'), async (body) => {
+          await kbPost(kbWorld, kb, body);
+        }),
+        runs(40),
+      );
+      await reconcile(kbWorld);
+    },
+    LONG,
+  );
 
-  test('PATCH with generated ids and bodies: documented answers, refused requests change nothing', async () => {
-    for (let i = 0; i < 3; i++) await kbCreateValid(kbWorld, kb);
-    await fc.assert(
-      fc.asyncProperty(idChoiceArb(kb), kbBodyArb(kb, 'update'), async (choice, body) => {
-        const target = await resolveTarget(kbWorld, kb, choice);
-        await kbPatch(kbWorld, kb, target, body);
-      }),
-      runs(40),
-    );
-    await reconcile(kbWorld);
-  }, LONG);
+  test(
+    'PATCH with generated ids and bodies: documented answers, refused requests change nothing',
+    async () => {
+      for (let i = 0; i < 3; i++) await kbCreateValid(kbWorld, kb);
+      await fc.assert(
+        fc.asyncProperty(idChoiceArb(kb), kbBodyArb(kb, 'update'), async (choice, body) => {
+          const target = await resolveTarget(kbWorld, kb, choice);
+          await kbPatch(kbWorld, kb, target, body);
+        }),
+        runs(40),
+      );
+      await reconcile(kbWorld);
+    },
+    LONG,
+  );
 
-  test('GET one and DELETE with generated ids: 200/204 for active records, 404 well-formed, 400 malformed', async () => {
-    for (let i = 0; i < 3; i++) await kbCreateValid(kbWorld, kb);
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom('GET' as const, 'DELETE' as const), idChoiceArb(kb), async (method, choice) => {
-        const target = await resolveTarget(kbWorld, kb, choice);
-        await kbGetOrDelete(kbWorld, kb, method, target);
-      }),
-      runs(40),
-    );
-    await reconcile(kbWorld);
-  }, LONG);
+  test(
+    'GET one and DELETE with generated ids: 200/204 for active records, 404 well-formed, 400 malformed',
+    async () => {
+      for (let i = 0; i < 3; i++) await kbCreateValid(kbWorld, kb);
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('GET' as const, 'DELETE' as const), idChoiceArb(kb), async (method, choice) => {
+          const target = await resolveTarget(kbWorld, kb, choice);
+          await kbGetOrDelete(kbWorld, kb, method, target);
+        }),
+        runs(40),
+      );
+      await reconcile(kbWorld);
+    },
+    LONG,
+  );
 
-  test('GET list with generated queries: invalid_parameter / invalid_cursor, or the right page', async () => {
-    for (let i = 0; i < 4; i++) await kbCreateValid(kbWorld, kb);
-    const ep: ListEndpoint = { endpoint: `kb/${kb.path}`, path: `/v1/kb/${kb.path}`, params: { limit: LIMIT_SPEC }, bound: {} };
-    const expected = () => [...kbWorld.state(kb).active.keys()].sort().reverse();
-    // Real cursors in the pool: of this list, and of the same list in another workspace.
-    await listRequest(kbWorld, ep, [pair('limit', '1')], expected);
-    await kbCreateValid(otherWorld, kb);
-    const other = await listRequest(otherWorld, ep, [pair('limit', '1')], () => [...otherWorld.state(kb).active.keys()].sort().reverse());
-    expect(typeof other.body.pagination.next_cursor).toBe('string');
-    await fc.assert(
-      fc.asyncProperty(queryArb(ep), async (pairs) => {
-        await listRequest(kbWorld, ep, pairs, expected);
-      }),
-      runs(40),
-    );
-    await reconcile(kbWorld);
-  }, LONG);
+  test(
+    'GET list with generated queries: invalid_parameter / invalid_cursor, or the right page',
+    async () => {
+      for (let i = 0; i < 4; i++) await kbCreateValid(kbWorld, kb);
+      const ep: ListEndpoint = { endpoint: `kb/${kb.path}`, path: `/v1/kb/${kb.path}`, params: { limit: LIMIT_SPEC }, bound: {} };
+      const expected = () => [...kbWorld.state(kb).active.keys()].sort().reverse();
+      // Real cursors in the pool: of this list, and of the same list in another workspace.
+      await listRequest(kbWorld, ep, [pair('limit', '1')], expected);
+      await kbCreateValid(otherWorld, kb);
+      const other = await listRequest(otherWorld, ep, [pair('limit', '1')], () => [...otherWorld.state(kb).active.keys()].sort().reverse());
+      expect(typeof other.body.pagination.next_cursor).toBe('string');
+      await fc.assert(
+        fc.asyncProperty(queryArb(ep), async (pairs) => {
+          await listRequest(kbWorld, ep, pairs, expected);
+        }),
+        runs(40),
+      );
+      await reconcile(kbWorld);
+    },
+    LONG,
+  );
 });
 
 describe('KB bodies of every shape', () => {
   const kbArb = fc.constantFrom(...KB_CASES.map((kb) => kb.path));
 
-  test('deeply nested values (depth 50 to 60k) in any field are 400 validation_error naming the field, nothing written', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        kbArb,
-        fc.nat(),
-        fc.constantFrom('POST', 'PATCH'),
-        fc.oneof(nestedTextArb(50, 1000), nestedTextArb(3000, 60_000)),
-        fc.boolean(),
-        async (path, fieldIndex, method, deep, unknownKey) => {
+  test(
+    'deeply nested values (depth 50 to 60k) in any field are 400 validation_error naming the field, nothing written',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          kbArb,
+          fc.nat(),
+          fc.constantFrom('POST', 'PATCH'),
+          fc.oneof(nestedTextArb(50, 1000), nestedTextArb(3000, 60_000)),
+          fc.boolean(),
+          async (path, fieldIndex, method, deep, unknownKey) => {
+            const kb = kbOf(path);
+            const names = Object.keys(FIELD_DOCS[kb.path]);
+            const field = unknownKey ? 'nested' : names[fieldIndex % names.length];
+            if (method === 'POST') {
+              const valid = kb.valid(unique());
+              const entries = [
+                ...Object.entries(valid)
+                  .filter(([k]) => k !== field)
+                  .map(([key, v]) => ({ key, text: jsonText(v) })),
+                { key: field, text: deep },
+              ];
+              const body = objectText(entries);
+              const res = await kbPost(kbWorld, kb, body);
+              if (Buffer.byteLength(body) <= ONE_MIB) expect([res.status, res.body.error?.param]).toEqual([400, field]);
+            } else {
+              const target = await resolveTarget(kbWorld, kb, { t: 'active', n: fieldIndex, encode: [], double: false });
+              const body = objectText([{ key: field, text: deep }]);
+              const res = await kbPatch(kbWorld, kb, target, body);
+              if (Buffer.byteLength(body) <= ONE_MIB) expect([res.status, res.body.error?.param]).toEqual([400, field]);
+            }
+          },
+        ),
+        runs(30),
+      );
+      await reconcile(kbWorld);
+    },
+    LONG,
+  );
+
+  test(
+    'prototype-pollution keys at top level and nested in any field are 400 validation_error naming it; Object.prototype untouched',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          kbArb,
+          fc.constantFrom('POST', 'PATCH'),
+          fc.nat(),
+          pollutionArb,
+          fc.boolean(),
+          async (path, method, n, polluted, topLevel) => {
+            const kb = kbOf(path);
+            const names = Object.keys(FIELD_DOCS[kb.path]);
+            const field = topLevel ? polluted.key : names[n % names.length];
+            const text = topLevel ? polluted.value : polluted.wrapped;
+            let body: string;
+            let res: Response;
+            if (method === 'POST') {
+              const entries = Object.entries(kb.valid(unique()))
+                .filter(([k]) => k !== field)
+                .map(([key, v]) => ({ key, text: jsonText(v) }));
+              body = objectText([...entries, { key: field, text }]);
+              res = await kbPost(kbWorld, kb, body);
+            } else {
+              body = objectText([{ key: field, text }]);
+              res = await kbPatch(kbWorld, kb, await resolveTarget(kbWorld, kb, { t: 'active', n, encode: [], double: false }), body);
+            }
+            expect([res.status, res.body.error?.param]).toEqual([400, field]);
+            assertNotPolluted();
+          },
+        ),
+        runs(40),
+      );
+      await reconcile(kbWorld);
+    },
+    LONG,
+  );
+
+  test(
+    'malformed JSON text and arbitrary JSON values on every write are 400 validation_error (param body when not an object)',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(kbArb, fc.constantFrom('POST', 'PATCH', 'INGEST'), fc.nat(), malformedArb, async (path, op, n, body) => {
           const kb = kbOf(path);
-          const names = Object.keys(FIELD_DOCS[kb.path]);
-          const field = unknownKey ? 'nested' : names[fieldIndex % names.length];
-          if (method === 'POST') {
-            const valid = kb.valid(unique());
-            const entries = [...Object.entries(valid).filter(([k]) => k !== field).map(([key, v]) => ({ key, text: jsonText(v) })), { key: field, text: deep }];
-            const body = objectText(entries);
-            const res = await kbPost(kbWorld, kb, body);
-            if (Buffer.byteLength(body) <= ONE_MIB) expect([res.status, res.body.error?.param]).toEqual([400, field]);
-          } else {
-            const target = await resolveTarget(kbWorld, kb, { t: 'active', n: fieldIndex, encode: [], double: false });
-            const body = objectText([{ key: field, text: deep }]);
-            const res = await kbPatch(kbWorld, kb, target, body);
-            if (Buffer.byteLength(body) <= ONE_MIB) expect([res.status, res.body.error?.param]).toEqual([400, field]);
-          }
-        },
-      ),
-      runs(30),
-    );
-    await reconcile(kbWorld);
-  }, LONG);
-
-  test('prototype-pollution keys at top level and nested in any field are 400 validation_error naming it; Object.prototype untouched', async () => {
-    await fc.assert(
-      fc.asyncProperty(kbArb, fc.constantFrom('POST', 'PATCH'), fc.nat(), pollutionArb, fc.boolean(), async (path, method, n, polluted, topLevel) => {
-        const kb = kbOf(path);
-        const names = Object.keys(FIELD_DOCS[kb.path]);
-        const field = topLevel ? polluted.key : names[n % names.length];
-        const text = topLevel ? polluted.value : polluted.wrapped;
-        let body: string;
-        let res: Response;
-        if (method === 'POST') {
-          const entries = Object.entries(kb.valid(unique()))
-            .filter(([k]) => k !== field)
-            .map(([key, v]) => ({ key, text: jsonText(v) }));
-          body = objectText([...entries, { key: field, text }]);
-          res = await kbPost(kbWorld, kb, body);
-        } else {
-          body = objectText([{ key: field, text }]);
-          res = await kbPatch(kbWorld, kb, await resolveTarget(kbWorld, kb, { t: 'active', n, encode: [], double: false }), body);
-        }
-        expect([res.status, res.body.error?.param]).toEqual([400, field]);
-        assertNotPolluted();
-      }),
-      runs(40),
-    );
-    await reconcile(kbWorld);
-  }, LONG);
-
-  test('malformed JSON text and arbitrary JSON values on every write are 400 validation_error (param body when not an object)', async () => {
-    await fc.assert(
-      fc.asyncProperty(kbArb, fc.constantFrom('POST', 'PATCH', 'INGEST'), fc.nat(), malformedArb, async (path, op, n, body) => {
-        const kb = kbOf(path);
-        if (op === 'PATCH') await kbPatch(kbWorld, kb, await resolveTarget(kbWorld, kb, { t: 'active', n, encode: [], double: false }), body);
-        else if (op === 'POST') await kbPost(kbWorld, kb, body);
-        else await ingest(ingestWorld, body);
-      }),
-      runs(60),
-    );
-    await reconcile(kbWorld);
-    await reconcile(ingestWorld);
-  }, LONG);
-
-  test('wrong content types are 400 validation_error param body, nothing written', async () => {
-    const ctArb = fc.constantFrom(
-      'text/plain',
-      'application/x-www-form-urlencoded',
-      'multipart/form-data; boundary=xyz',
-      'application/xml',
-      'text/json',
-      'application/json-patch+json',
-      'application/vnd.api+json',
-      'application/jsonx',
-      'json',
-      'application/octet-stream',
-      'text/html; charset=utf-8',
-      'application/json; charset=utf-8',
-      'application/json',
-      'APPLICATION/JSON',
-      'Application/Json; Charset=UTF-8',
-      'application/json; charset=latin1',
-      'application/json; charset=utf-16',
-      'application/json;',
-      'application/json, text/plain',
-      "application/json' OR 1=1 --",
-      'application/<script>',
-    );
-    const classifyCt = (ct: string): Verdict => {
-      if (/^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/i.test(ct)) return 'valid';
-      if (/^application\/json\s*;\s*charset=/i.test(ct) || /^application\/json[;,' ]/i.test(ct)) return 'unknown';
-      return 'invalid';
-    };
-    await fc.assert(
-      fc.asyncProperty(kbArb, fc.constantFrom('POST', 'PATCH', 'INGEST'), ctArb, fc.nat(), async (path, op, ct, n) => {
-        const kb = kbOf(path);
-        const verdict = classifyCt(ct);
-        if (op === 'INGEST') {
-          const body = JSON.stringify({
-            activities: [{ type: 'market', trigger: 'researched_topic', occurred_at: '2026-01-01T00:00:00Z', identity: { email: 'ct@b.co' }, market: { topic: 't', company_website: 'b.co' } }],
-          });
-          await ingest(ingestWorld, body, ct, verdict);
-        } else if (op === 'POST') {
-          await kbPost(kbWorld, kb, JSON.stringify(kb.valid(unique())), ct, verdict);
-        } else {
-          const target = await resolveTarget(kbWorld, kb, { t: 'active', n, encode: [], double: false });
-          await kbPatch(kbWorld, kb, target, JSON.stringify({ description: `changed ${unique()}` }), ct, verdict);
-        }
-      }),
-      runs(40),
-    );
-    await reconcile(kbWorld);
-    await reconcile(ingestWorld);
-  }, LONG);
-
-  test('bodies just over 1 MiB are 413 payload_too_large on every write endpoint, nothing written', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        kbArb,
-        fc.constantFrom('POST', 'PATCH', 'INGEST'),
-        fc.oneof(fc.constant(1), fc.integer({ min: 2, max: 200_000 })),
-        fc.constantFrom('string', 'padding', 'garbage', 'nested'),
-        fc.nat(),
-        async (path, op, over, shape, n) => {
-          const kb = kbOf(path);
-          const size = ONE_MIB + over;
-          let body: string;
-          if (shape === 'string') {
-            const head = '{"description":"';
-            body = head + 'x'.repeat(size - head.length - 2) + '"}';
-          } else if (shape === 'padding') {
-            const base = JSON.stringify(kb.valid(unique()));
-            body = base + ' '.repeat(size - base.length);
-          } else if (shape === 'garbage') {
-            body = '{'.repeat(size);
-          } else {
-            const d = Math.floor(size / 2);
-            body = '['.repeat(d) + ']'.repeat(size - d);
-          }
-          expect(Buffer.byteLength(body)).toBe(size);
-          if (op === 'INGEST') await ingest(ingestWorld, body);
+          if (op === 'PATCH')
+            await kbPatch(kbWorld, kb, await resolveTarget(kbWorld, kb, { t: 'active', n, encode: [], double: false }), body);
           else if (op === 'POST') await kbPost(kbWorld, kb, body);
-          else await kbPatch(kbWorld, kb, await resolveTarget(kbWorld, kb, { t: 'active', n, encode: [], double: false }), body);
-        },
-      ),
-      runs(10),
-    );
-    await reconcile(kbWorld);
-    await reconcile(ingestWorld);
-  }, LONG);
+          else await ingest(ingestWorld, body);
+        }),
+        runs(60),
+      );
+      await reconcile(kbWorld);
+      await reconcile(ingestWorld);
+    },
+    LONG,
+  );
+
+  test(
+    'wrong content types are 400 validation_error param body, nothing written',
+    async () => {
+      const ctArb = fc.constantFrom(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=xyz',
+        'application/xml',
+        'text/json',
+        'application/json-patch+json',
+        'application/vnd.api+json',
+        'application/jsonx',
+        'json',
+        'application/octet-stream',
+        'text/html; charset=utf-8',
+        'application/json; charset=utf-8',
+        'application/json',
+        'APPLICATION/JSON',
+        'Application/Json; Charset=UTF-8',
+        'application/json; charset=latin1',
+        'application/json; charset=utf-16',
+        'application/json;',
+        'application/json, text/plain',
+        "application/json' OR 1=1 --",
+        'application/<script>',
+      );
+      const classifyCt = (ct: string): Verdict => {
+        if (/^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/i.test(ct)) return 'valid';
+        if (/^application\/json\s*;\s*charset=/i.test(ct) || /^application\/json[;,' ]/i.test(ct)) return 'unknown';
+        return 'invalid';
+      };
+      await fc.assert(
+        fc.asyncProperty(kbArb, fc.constantFrom('POST', 'PATCH', 'INGEST'), ctArb, fc.nat(), async (path, op, ct, n) => {
+          const kb = kbOf(path);
+          const verdict = classifyCt(ct);
+          if (op === 'INGEST') {
+            const body = JSON.stringify({
+              activities: [
+                {
+                  type: 'market',
+                  trigger: 'researched_topic',
+                  occurred_at: '2026-01-01T00:00:00Z',
+                  identity: { email: 'ct@b.co' },
+                  market: { topic: 't', company_website: 'b.co' },
+                },
+              ],
+            });
+            await ingest(ingestWorld, body, ct, verdict);
+          } else if (op === 'POST') {
+            await kbPost(kbWorld, kb, JSON.stringify(kb.valid(unique())), ct, verdict);
+          } else {
+            const target = await resolveTarget(kbWorld, kb, { t: 'active', n, encode: [], double: false });
+            await kbPatch(kbWorld, kb, target, JSON.stringify({ description: `changed ${unique()}` }), ct, verdict);
+          }
+        }),
+        runs(40),
+      );
+      await reconcile(kbWorld);
+      await reconcile(ingestWorld);
+    },
+    LONG,
+  );
+
+  test(
+    'bodies just over 1 MiB are 413 payload_too_large on every write endpoint, nothing written',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          kbArb,
+          fc.constantFrom('POST', 'PATCH', 'INGEST'),
+          fc.oneof(fc.constant(1), fc.integer({ min: 2, max: 200_000 })),
+          fc.constantFrom('string', 'padding', 'garbage', 'nested'),
+          fc.nat(),
+          async (path, op, over, shape, n) => {
+            const kb = kbOf(path);
+            const size = ONE_MIB + over;
+            let body: string;
+            if (shape === 'string') {
+              const head = '{"description":"';
+              body = head + 'x'.repeat(size - head.length - 2) + '"}';
+            } else if (shape === 'padding') {
+              const base = JSON.stringify(kb.valid(unique()));
+              body = base + ' '.repeat(size - base.length);
+            } else if (shape === 'garbage') {
+              body = '{'.repeat(size);
+            } else {
+              const d = Math.floor(size / 2);
+              body = '['.repeat(d) + ']'.repeat(size - d);
+            }
+            expect(Buffer.byteLength(body)).toBe(size);
+            if (op === 'INGEST') await ingest(ingestWorld, body);
+            else if (op === 'POST') await kbPost(kbWorld, kb, body);
+            else await kbPatch(kbWorld, kb, await resolveTarget(kbWorld, kb, { t: 'active', n, encode: [], double: false }), body);
+          },
+        ),
+        runs(10),
+      );
+      await reconcile(kbWorld);
+      await reconcile(ingestWorld);
+    },
+    LONG,
+  );
 });
 
 describe('path ids with invalid percent-encoding', () => {
-  test('are answered like any malformed id: KB 400 validation_error naming the id parameter, Buyers and activities 404', async () => {
-    const badEscapes = fc.constantFrom('%ZZ', '%', '%E0%A4%A', '%ED%A0%80', '%FF', '%C3%28', '%C0%AF', '%2', '%%30');
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...KB_CASES.map((kb) => kb.path)),
-        fc.constantFrom('KB_GET', 'KB_PATCH', 'KB_DELETE', 'BUYER', 'ACTIVITY'),
-        badEscapes,
-        fc.constantFrom('', 'prefix', 'prefix1'),
-        async (path, op, escape, lead) => {
-          const kb = kbOf(path);
-          if (op.startsWith('KB_')) {
-            const segment = (lead === '' ? '' : lead === 'prefix' ? kb.prefix : `${kb.prefix}1`) + escape;
-            const target: Target = { kind: 'malformed', segment };
-            if (op === 'KB_PATCH') await kbPatch(kbWorld, kb, target, JSON.stringify({ description: 'x' }));
-            else await kbGetOrDelete(kbWorld, kb, op === 'KB_GET' ? 'GET' : 'DELETE', target);
-            return;
-          }
-          const prefix = op === 'BUYER' ? 'buy_' : 'act_';
-          const segment = (lead === '' ? '' : lead === 'prefix' ? prefix : `${prefix}1`) + escape;
-          const sent: Sent = { method: 'GET', path: op === 'BUYER' ? `/v1/buyers/${segment}` : `/ingest/v1/activities/${segment}` };
-          const world = op === 'BUYER' ? readWorld : ingestWorld;
-          const res = await send(world, sent);
-          checkEnvelope(sent, res, world);
-          expectOutcome(sent, res, op === 'BUYER' ? [NOT_FOUND] : [NOT_FOUND, bad(['id'])]);
-        },
-      ),
-      runs(30),
-    );
-  }, LONG);
+  test(
+    'are answered like any malformed id: KB 400 validation_error naming the id parameter, Buyers and activities 404',
+    async () => {
+      const badEscapes = fc.constantFrom('%ZZ', '%', '%E0%A4%A', '%ED%A0%80', '%FF', '%C3%28', '%C0%AF', '%2', '%%30');
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...KB_CASES.map((kb) => kb.path)),
+          fc.constantFrom('KB_GET', 'KB_PATCH', 'KB_DELETE', 'BUYER', 'ACTIVITY'),
+          badEscapes,
+          fc.constantFrom('', 'prefix', 'prefix1'),
+          async (path, op, escape, lead) => {
+            const kb = kbOf(path);
+            if (op.startsWith('KB_')) {
+              const segment = (lead === '' ? '' : lead === 'prefix' ? kb.prefix : `${kb.prefix}1`) + escape;
+              const target: Target = { kind: 'malformed', segment };
+              if (op === 'KB_PATCH') await kbPatch(kbWorld, kb, target, JSON.stringify({ description: 'x' }));
+              else await kbGetOrDelete(kbWorld, kb, op === 'KB_GET' ? 'GET' : 'DELETE', target);
+              return;
+            }
+            const prefix = op === 'BUYER' ? 'buy_' : 'act_';
+            const segment = (lead === '' ? '' : lead === 'prefix' ? prefix : `${prefix}1`) + escape;
+            const sent: Sent = { method: 'GET', path: op === 'BUYER' ? `/v1/buyers/${segment}` : `/ingest/v1/activities/${segment}` };
+            const world = op === 'BUYER' ? readWorld : ingestWorld;
+            const res = await send(world, sent);
+            checkEnvelope(sent, res, world);
+            expectOutcome(sent, res, op === 'BUYER' ? [NOT_FOUND] : [NOT_FOUND, bad(['id'])]);
+          },
+        ),
+        runs(30),
+      );
+    },
+    LONG,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -2091,7 +2403,10 @@ const BUYERS_EP: ListEndpoint = {
     limit: LIMIT_SPEC,
     created_after: TS_SPEC,
     created_before: TS_SPEC,
-    sort_by: enumSpec(['created_at'], ['id', 'name', 'updated_at', 'captured_at', 'CREATED_AT', '-created_at', 'created_at,id', 'created_at ']),
+    sort_by: enumSpec(
+      ['created_at'],
+      ['id', 'name', 'updated_at', 'captured_at', 'CREATED_AT', '-created_at', 'created_at,id', 'created_at '],
+    ),
     sort_order: enumSpec(['asc', 'desc'], ['ASC', 'ascending', 'up', '1', '-1', 'desc ', 'random']),
   },
   bound: { created_after: null, created_before: null, sort_by: 'created_at', sort_order: 'desc' },
@@ -2103,8 +2418,14 @@ const SIGNALS_EP: ListEndpoint = {
   params: {
     limit: LIMIT_SPEC,
     buyer_id: {
-      valid: fc.oneof(fc.constant('buy_0000000000000000001'), fc.nat(2).map((i) => seedBuyers[i].id)),
-      invalid: fc.oneof(fc.constantFrom('buy_', 'buy_abc', 'buy_-1', 'BUY_1', 'sig_1', 'icp_1', 'buy_1 ', "buy_1' OR 1=1 --"), hostileQueryTextArb),
+      valid: fc.oneof(
+        fc.constant('buy_0000000000000000001'),
+        fc.nat(2).map((i) => seedBuyers[i].id),
+      ),
+      invalid: fc.oneof(
+        fc.constantFrom('buy_', 'buy_abc', 'buy_-1', 'BUY_1', 'sig_1', 'icp_1', 'buy_1 ', "buy_1' OR 1=1 --"),
+        hostileQueryTextArb,
+      ),
       classify: (v) => (/^buy_[0-9]+$/.test(v) ? (/^buy_[0-9]{19}$/.test(v) ? 'valid' : 'unknown') : 'invalid'),
     },
     type: enumSpec(SIGNAL_TYPES, ['Website', 'email', 'web', 'website,market']),
@@ -2114,7 +2435,15 @@ const SIGNALS_EP: ListEndpoint = {
     sort_by: enumSpec(['captured_at'], ['created_at', 'id', 'type', 'CAPTURED_AT']),
     sort_order: enumSpec(['asc', 'desc'], ['ASC', 'ascending', 'down', '0']),
   },
-  bound: { buyer_id: null, type: null, trigger: null, captured_after: null, captured_before: null, sort_by: 'captured_at', sort_order: 'desc' },
+  bound: {
+    buyer_id: null,
+    type: null,
+    trigger: null,
+    captured_after: null,
+    captured_before: null,
+    sort_by: 'captured_at',
+    sort_order: 'desc',
+  },
   cross: (q) => {
     if (q.trigger === undefined) return [];
     if (q.type === undefined || !TRIGGERS[q.type as SignalType].includes(q.trigger)) return ['trigger'];
@@ -2126,7 +2455,12 @@ function expectedBuyers(q: Record<string, string>): string[] {
   const after = q.created_after ? Date.parse(q.created_after) : -Infinity;
   const before = q.created_before ? Date.parse(q.created_before) : Infinity;
   const rows = seedBuyers.filter((b) => Date.parse(b.created_at) >= after && Date.parse(b.created_at) < before);
-  return byOrder(rows, (b) => new Date(b.created_at).toISOString(), (b) => b.id, q.sort_order ?? 'desc').map((b) => b.id);
+  return byOrder(
+    rows,
+    (b) => new Date(b.created_at).toISOString(),
+    (b) => b.id,
+    q.sort_order ?? 'desc',
+  ).map((b) => b.id);
 }
 
 function expectedSignals(q: Record<string, string>): string[] {
@@ -2140,78 +2474,114 @@ function expectedSignals(q: Record<string, string>): string[] {
       (q.trigger === undefined || s.trigger === q.trigger) &&
       (q.buyer_id === undefined || BigInt(s.buyer.slice(4)) === BigInt(q.buyer_id.slice(4))),
   );
-  return byOrder(rows, (s) => new Date(s.captured_at).toISOString(), (s) => s.id, q.sort_order ?? 'desc').map((s) => s.id);
+  return byOrder(
+    rows,
+    (s) => new Date(s.captured_at).toISOString(),
+    (s) => s.id,
+    q.sort_order ?? 'desc',
+  ).map((s) => s.id);
 }
 
 describe('Buyers and Signals under generated input', () => {
-  test('GET /v1/buyers with generated queries: invalid_parameter / invalid_cursor, or exactly the filtered page', async () => {
-    await listRequest(readWorld, BUYERS_EP, [pair('limit', '2')], expectedBuyers);
-    await fc.assert(
-      fc.asyncProperty(queryArb(BUYERS_EP), async (pairs) => {
-        await listRequest(readWorld, BUYERS_EP, pairs, expectedBuyers);
-      }),
-      runs(60),
-    );
-    await reconcile(readWorld);
-  }, LONG);
+  test(
+    'GET /v1/buyers with generated queries: invalid_parameter / invalid_cursor, or exactly the filtered page',
+    async () => {
+      await listRequest(readWorld, BUYERS_EP, [pair('limit', '2')], expectedBuyers);
+      await fc.assert(
+        fc.asyncProperty(queryArb(BUYERS_EP), async (pairs) => {
+          await listRequest(readWorld, BUYERS_EP, pairs, expectedBuyers);
+        }),
+        runs(60),
+      );
+      await reconcile(readWorld);
+    },
+    LONG,
+  );
 
-  test('GET /v1/signals with generated queries: invalid_parameter / invalid_cursor, or exactly the filtered page', async () => {
-    await listRequest(readWorld, SIGNALS_EP, [pair('limit', '2')], expectedSignals);
-    await listRequest(readWorld, SIGNALS_EP, [pair('limit', '1'), pair('type', 'market')], expectedSignals);
-    await fc.assert(
-      fc.asyncProperty(queryArb(SIGNALS_EP), async (pairs) => {
-        await listRequest(readWorld, SIGNALS_EP, pairs, expectedSignals);
-      }),
-      runs(60),
-    );
-    await reconcile(readWorld);
-  }, LONG);
+  test(
+    'GET /v1/signals with generated queries: invalid_parameter / invalid_cursor, or exactly the filtered page',
+    async () => {
+      await listRequest(readWorld, SIGNALS_EP, [pair('limit', '2')], expectedSignals);
+      await listRequest(readWorld, SIGNALS_EP, [pair('limit', '1'), pair('type', 'market')], expectedSignals);
+      await fc.assert(
+        fc.asyncProperty(queryArb(SIGNALS_EP), async (pairs) => {
+          await listRequest(readWorld, SIGNALS_EP, pairs, expectedSignals);
+        }),
+        runs(60),
+      );
+      await reconcile(readWorld);
+    },
+    LONG,
+  );
 
-  test('GET /v1/buyers/{id} with generated ids: 200 for own Buyers, 404 not_found for everything else', async () => {
-    const idArb = fc.oneof(
-      fc.record({ t: fc.constant('own' as const), n: fc.nat(), encode: fc.array(fc.nat(30), { maxLength: 3 }) }),
-      fc.constant({ t: 'foreign' as const }),
-      idTrickArb('buy_').map((segment) => ({ t: 'raw' as const, segment })),
-    );
-    await fc.assert(
-      fc.asyncProperty(idArb, async (choice) => {
-        let segment: string;
-        if (choice.t === 'own') {
-          const chars = [...seedBuyers[choice.n % seedBuyers.length].id];
-          for (const i of choice.encode) chars[i % chars.length] = hex(chars[i % chars.length]);
-          segment = chars.join('');
-        } else segment = choice.t === 'foreign' ? foreignBuyer : choice.segment;
-        const sent: Sent = { method: 'GET', path: `/v1/buyers/${segment}` };
-        const res = await send(readWorld, sent);
-        checkEnvelope(sent, res, readWorld);
-        const decoded = decodeSegment(segment);
-        const own = seedBuyers.find((b) => b.id === decoded);
-        const sameNumber = decoded !== null && /^buy_[0-9]+$/.test(decoded) && seedBuyers.some((b) => BigInt(b.id.slice(4)) === BigInt(decoded.slice(4)));
-        expectOutcome(sent, res, own ? [{ status: 200 }] : sameNumber ? [{ status: 200 }, NOT_FOUND] : [NOT_FOUND]);
-        if (res.status === 200) {
-          const body = res.body as Record<string, unknown>;
-          if (!seedBuyers.some((b) => b.id === body.id) || body.client_id !== readWorld.ws.workspace_id) fail(sent, res, 'not an own Buyer');
-        }
-        assertNotPolluted();
-      }),
-      runs(50),
-    );
-  }, LONG);
+  test(
+    'GET /v1/buyers/{id} with generated ids: 200 for own Buyers, 404 not_found for everything else',
+    async () => {
+      const idArb = fc.oneof(
+        fc.record({ t: fc.constant('own' as const), n: fc.nat(), encode: fc.array(fc.nat(30), { maxLength: 3 }) }),
+        fc.constant({ t: 'foreign' as const }),
+        idTrickArb('buy_').map((segment) => ({ t: 'raw' as const, segment })),
+      );
+      await fc.assert(
+        fc.asyncProperty(idArb, async (choice) => {
+          let segment: string;
+          if (choice.t === 'own') {
+            const chars = [...seedBuyers[choice.n % seedBuyers.length].id];
+            for (const i of choice.encode) chars[i % chars.length] = hex(chars[i % chars.length]);
+            segment = chars.join('');
+          } else segment = choice.t === 'foreign' ? foreignBuyer : choice.segment;
+          const sent: Sent = { method: 'GET', path: `/v1/buyers/${segment}` };
+          const res = await send(readWorld, sent);
+          checkEnvelope(sent, res, readWorld);
+          const decoded = decodeSegment(segment);
+          const own = seedBuyers.find((b) => b.id === decoded);
+          const sameNumber =
+            decoded !== null && /^buy_[0-9]+$/.test(decoded) && seedBuyers.some((b) => BigInt(b.id.slice(4)) === BigInt(decoded.slice(4)));
+          expectOutcome(sent, res, own ? [{ status: 200 }] : sameNumber ? [{ status: 200 }, NOT_FOUND] : [NOT_FOUND]);
+          if (res.status === 200) {
+            const body = res.body as Record<string, unknown>;
+            if (!seedBuyers.some((b) => b.id === body.id) || body.client_id !== readWorld.ws.workspace_id)
+              fail(sent, res, 'not an own Buyer');
+          }
+          assertNotPolluted();
+        }),
+        runs(50),
+      );
+    },
+    LONG,
+  );
 
-  test('timestamp filters across the whole 0000–9999 range are accepted and filter exactly', async () => {
-    const boundaryTsArb = fc.oneof(
-      fc.constantFrom('0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '1970-01-01T00:00:00Z', '2000-02-29T00:00:00Z', '9999-12-31T23:59:59Z'),
-      fc.date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => `${d.toISOString().slice(0, 19)}Z`),
-    );
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom('created_after', 'created_before', 'captured_after', 'captured_before'), boundaryTsArb, async (name, ts) => {
-        const ep = name.startsWith('created') ? BUYERS_EP : SIGNALS_EP;
-        const res = await listRequest(readWorld, ep, [pair(name, ts)], ep === BUYERS_EP ? expectedBuyers : expectedSignals);
-        expect(res.status).toBe(200);
-      }),
-      runs(40),
-    );
-  }, LONG);
+  test(
+    'timestamp filters across the whole 0000–9999 range are accepted and filter exactly',
+    async () => {
+      const boundaryTsArb = fc.oneof(
+        fc.constantFrom(
+          '0000-01-01T00:00:00Z',
+          '0001-01-01T00:00:00Z',
+          '1969-12-31T23:59:59Z',
+          '1970-01-01T00:00:00Z',
+          '2000-02-29T00:00:00Z',
+          '9999-12-31T23:59:59Z',
+        ),
+        fc
+          .date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
+          .map((d) => `${d.toISOString().slice(0, 19)}Z`),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom('created_after', 'created_before', 'captured_after', 'captured_before'),
+          boundaryTsArb,
+          async (name, ts) => {
+            const ep = name.startsWith('created') ? BUYERS_EP : SIGNALS_EP;
+            const res = await listRequest(readWorld, ep, [pair(name, ts)], ep === BUYERS_EP ? expectedBuyers : expectedSignals);
+            expect(res.status).toBe(200);
+          },
+        ),
+        runs(40),
+      );
+    },
+    LONG,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -2219,138 +2589,197 @@ describe('Buyers and Signals under generated input', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('activity intake under generated input', () => {
-  test('POST /ingest/v1/activities with generated batches: all-or-nothing, rows == activities answered queued', async () => {
-    await fc.assert(
-      fc.asyncProperty(batchArb, async (body) => {
-        await ingest(ingestWorld, body);
-      }),
-      runs(60),
-    );
-    await reconcile(ingestWorld);
-  }, LONG);
+  test(
+    'POST /ingest/v1/activities with generated batches: all-or-nothing, rows == activities answered queued',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(batchArb, async (body) => {
+          await ingest(ingestWorld, body);
+        }),
+        runs(60),
+      );
+      await reconcile(ingestWorld);
+    },
+    LONG,
+  );
 
-  test('prototype-pollution keys anywhere in an activity: 400 naming the activity, or stored (free-form hints); never a 5xx', async () => {
-    const placeArb = fc.constantFrom('activity', 'identity', 'contact', 'company', 'website.session', 'attribution', 'website', 'body');
-    await fc.assert(
-      fc.asyncProperty(placeArb, pollutionArb, async (place, polluted) => {
-        // Entries, not an object literal: a "__proto__" key must stay an own key of the JSON text.
-        const activity = new Map<string, string>([
-          ['type', '"website"'],
-          ['trigger', '"visited_page"'],
-          ['occurred_at', '"2026-01-01T00:00:00Z"'],
-          ['identity', '{"email":"proto@b.co"}'],
-          ['website', '{"url":"https://example.com/pricing"}'],
-        ]);
-        const pair = `${jsonText(polluted.key)}:${polluted.value}`;
-        if (place === 'activity') activity.set(polluted.key, polluted.value);
-        else if (place === 'identity') activity.set('identity', `{"email":"proto@b.co",${pair}}`);
-        else if (place === 'website') activity.set('website', `{"url":"https://example.com/pricing",${pair}}`);
-        else if (place === 'website.session') activity.set('website', `{"url":"https://example.com/pricing","session":${polluted.wrapped}}`);
-        else if (place === 'attribution') activity.set('attribution', `{"type":"paid",${pair}}`);
-        else if (place !== 'body') activity.set(place, polluted.wrapped);
-        const item = objectText([...activity].map(([key, text]) => ({ key, text })));
-        const body = place === 'body' ? `{"activities":[${item}],${pair}}` : `{"activities":[${item}]}`;
-        const res = await ingest(ingestWorld, body);
-        if (['activity', 'identity', 'website', 'attribution'].includes(place)) {
-          expect(res.status).toBe(400);
-          expect(res.body.error.param).toMatch(/^activities\[0\]\./);
-        }
-        if (place === 'body') expect([res.status, res.body.error?.param]).toEqual([400, polluted.key]);
-        assertNotPolluted();
-      }),
-      runs(40),
-    );
-    await reconcile(ingestWorld);
-  }, LONG);
+  test(
+    'prototype-pollution keys anywhere in an activity: 400 naming the activity, or stored (free-form hints); never a 5xx',
+    async () => {
+      const placeArb = fc.constantFrom('activity', 'identity', 'contact', 'company', 'website.session', 'attribution', 'website', 'body');
+      await fc.assert(
+        fc.asyncProperty(placeArb, pollutionArb, async (place, polluted) => {
+          // Entries, not an object literal: a "__proto__" key must stay an own key of the JSON text.
+          const activity = new Map<string, string>([
+            ['type', '"website"'],
+            ['trigger', '"visited_page"'],
+            ['occurred_at', '"2026-01-01T00:00:00Z"'],
+            ['identity', '{"email":"proto@b.co"}'],
+            ['website', '{"url":"https://example.com/pricing"}'],
+          ]);
+          const pair = `${jsonText(polluted.key)}:${polluted.value}`;
+          if (place === 'activity') activity.set(polluted.key, polluted.value);
+          else if (place === 'identity') activity.set('identity', `{"email":"proto@b.co",${pair}}`);
+          else if (place === 'website') activity.set('website', `{"url":"https://example.com/pricing",${pair}}`);
+          else if (place === 'website.session')
+            activity.set('website', `{"url":"https://example.com/pricing","session":${polluted.wrapped}}`);
+          else if (place === 'attribution') activity.set('attribution', `{"type":"paid",${pair}}`);
+          else if (place !== 'body') activity.set(place, polluted.wrapped);
+          const item = objectText([...activity].map(([key, text]) => ({ key, text })));
+          const body = place === 'body' ? `{"activities":[${item}],${pair}}` : `{"activities":[${item}]}`;
+          const res = await ingest(ingestWorld, body);
+          if (['activity', 'identity', 'website', 'attribution'].includes(place)) {
+            expect(res.status).toBe(400);
+            expect(res.body.error.param).toMatch(/^activities\[0\]\./);
+          }
+          if (place === 'body') expect([res.status, res.body.error?.param]).toEqual([400, polluted.key]);
+          assertNotPolluted();
+        }),
+        runs(40),
+      );
+      await reconcile(ingestWorld);
+    },
+    LONG,
+  );
 
-  test('deeply nested values (depth 50 to 60k) anywhere in an activity are never a 5xx', async () => {
-    const placeArb = fc.constantFrom('contact', 'company', 'website.session', 'attribution.type', 'type', 'identity.email', 'activities', 'external_id');
-    await fc.assert(
-      fc.asyncProperty(placeArb, fc.oneof(nestedTextArb(50, 1000), nestedTextArb(5000, 60_000)), async (place, deep) => {
-        const activity: Entry[] = [
-          { key: 'type', text: '"website"' },
-          { key: 'trigger', text: '"visited_page"' },
-          { key: 'occurred_at', text: '"2026-01-01T00:00:00Z"' },
-          { key: 'identity', text: '{"email":"deep@b.co"}' },
-          { key: 'website', text: '{"url":"https://example.com/pricing"}' },
-        ];
-        const set = (key: string, text: string) => {
-          const i = activity.findIndex((e) => e.key === key);
-          if (i >= 0) activity[i] = { key, text };
-          else activity.push({ key, text });
-        };
-        if (place === 'website.session') set('website', `{"url":"https://example.com/pricing","session":{"x":${deep}}}`);
-        else if (place === 'attribution.type') set('attribution', `{"type":${deep}}`);
-        else if (place === 'identity.email') set('identity', `{"email":${deep}}`);
-        else if (place === 'contact' || place === 'company') set(place, `{"x":${deep}}`);
-        else if (place !== 'activities') set(place, deep);
-        const body = place === 'activities' ? `{"activities":${deep}}` : `{"activities":[${objectText(activity)}]}`;
-        const res = await ingest(ingestWorld, body);
-        const validated = ['attribution.type', 'type', 'identity.email', 'external_id'];
-        if (validated.includes(place) && Buffer.byteLength(body) <= ONE_MIB) expect([res.status, res.body.error?.param]).toEqual([400, `activities[0].${place}`]);
-      }),
-      runs(30),
-    );
-    await reconcile(ingestWorld);
-  }, LONG);
+  test(
+    'deeply nested values (depth 50 to 60k) anywhere in an activity are never a 5xx',
+    async () => {
+      const placeArb = fc.constantFrom(
+        'contact',
+        'company',
+        'website.session',
+        'attribution.type',
+        'type',
+        'identity.email',
+        'activities',
+        'external_id',
+      );
+      await fc.assert(
+        fc.asyncProperty(placeArb, fc.oneof(nestedTextArb(50, 1000), nestedTextArb(5000, 60_000)), async (place, deep) => {
+          const activity: Entry[] = [
+            { key: 'type', text: '"website"' },
+            { key: 'trigger', text: '"visited_page"' },
+            { key: 'occurred_at', text: '"2026-01-01T00:00:00Z"' },
+            { key: 'identity', text: '{"email":"deep@b.co"}' },
+            { key: 'website', text: '{"url":"https://example.com/pricing"}' },
+          ];
+          const set = (key: string, text: string) => {
+            const i = activity.findIndex((e) => e.key === key);
+            if (i >= 0) activity[i] = { key, text };
+            else activity.push({ key, text });
+          };
+          if (place === 'website.session') set('website', `{"url":"https://example.com/pricing","session":{"x":${deep}}}`);
+          else if (place === 'attribution.type') set('attribution', `{"type":${deep}}`);
+          else if (place === 'identity.email') set('identity', `{"email":${deep}}`);
+          else if (place === 'contact' || place === 'company') set(place, `{"x":${deep}}`);
+          else if (place !== 'activities') set(place, deep);
+          const body = place === 'activities' ? `{"activities":${deep}}` : `{"activities":[${objectText(activity)}]}`;
+          const res = await ingest(ingestWorld, body);
+          const validated = ['attribution.type', 'type', 'identity.email', 'external_id'];
+          if (validated.includes(place) && Buffer.byteLength(body) <= ONE_MIB)
+            expect([res.status, res.body.error?.param]).toEqual([400, `activities[0].${place}`]);
+        }),
+        runs(30),
+      );
+      await reconcile(ingestWorld);
+    },
+    LONG,
+  );
 
-  test('occurred_at across the whole 0000–9999 range: 202 or 400 naming occurred_at, never a 5xx', async () => {
-    const boundaryTsArb = fc.oneof(
-      fc.constantFrom('0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '9999-12-31T23:59:59Z', '2000-02-29T00:00:00Z'),
-      fc.date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => `${d.toISOString().slice(0, 19)}Z`),
-    );
-    await fc.assert(
-      fc.asyncProperty(boundaryTsArb, async (ts) => {
-        const body = JSON.stringify({
-          activities: [{ type: 'market', trigger: 'researched_topic', occurred_at: ts, identity: { email: 'ts@b.co' }, market: { topic: 't', company_website: 'b.co' } }],
-        });
-        const res = await ingest(ingestWorld, body);
-        if (res.status !== 202) expect(res.body.error.param).toBe('activities[0].occurred_at');
-      }),
-      runs(30),
-    );
-    await reconcile(ingestWorld);
-  }, LONG);
+  test(
+    'occurred_at across the whole 0000–9999 range: 202 or 400 naming occurred_at, never a 5xx',
+    async () => {
+      const boundaryTsArb = fc.oneof(
+        fc.constantFrom(
+          '0000-01-01T00:00:00Z',
+          '0001-01-01T00:00:00Z',
+          '1969-12-31T23:59:59Z',
+          '9999-12-31T23:59:59Z',
+          '2000-02-29T00:00:00Z',
+        ),
+        fc
+          .date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
+          .map((d) => `${d.toISOString().slice(0, 19)}Z`),
+      );
+      await fc.assert(
+        fc.asyncProperty(boundaryTsArb, async (ts) => {
+          const body = JSON.stringify({
+            activities: [
+              {
+                type: 'market',
+                trigger: 'researched_topic',
+                occurred_at: ts,
+                identity: { email: 'ts@b.co' },
+                market: { topic: 't', company_website: 'b.co' },
+              },
+            ],
+          });
+          const res = await ingest(ingestWorld, body);
+          if (res.status !== 202) expect(res.body.error.param).toBe('activities[0].occurred_at');
+        }),
+        runs(30),
+      );
+      await reconcile(ingestWorld);
+    },
+    LONG,
+  );
 
-  test('GET /ingest/v1/activities/{id} with generated ids: own queued activities read back, everything else 404', async () => {
-    await ingest(
-      ingestWorld,
-      JSON.stringify({
-        activities: [{ type: 'market', trigger: 'researched_topic', occurred_at: '2026-01-01T00:00:00Z', identity: { email: 'get@b.co' }, market: { topic: 't', company_website: 'b.co' } }],
-      }),
-    );
-    const idArb = fc.oneof(
-      fc.record({ t: fc.constant('own' as const), n: fc.nat(), encode: fc.array(fc.nat(30), { maxLength: 3 }) }),
-      fc.constant({ t: 'foreign' as const }),
-      idTrickArb('act_').map((segment) => ({ t: 'raw' as const, segment })),
-    );
-    await fc.assert(
-      fc.asyncProperty(idArb, async (choice) => {
-        const own = [...ingestWorld.activities.keys()];
-        let segment: string;
-        if (choice.t === 'own') {
-          const chars = [...own[choice.n % own.length]];
-          for (const i of choice.encode) chars[i % chars.length] = hex(chars[i % chars.length]);
-          segment = chars.join('');
-        } else segment = choice.t === 'foreign' ? foreignActivity : choice.segment;
-        const sent: Sent = { method: 'GET', path: `/ingest/v1/activities/${segment}` };
-        const res = await send(ingestWorld, sent);
-        checkEnvelope(sent, res, ingestWorld);
-        const decoded = decodeSegment(segment);
-        const exact = decoded !== null && ingestWorld.activities.has(decoded);
-        const wellFormed = decoded !== null && /^act_[0-9]+$/.test(decoded);
-        const sameNumber = wellFormed && own.some((id) => BigInt(id.slice(4)) === BigInt(decoded.slice(4)));
-        expectOutcome(sent, res, exact ? [{ status: 200 }] : sameNumber ? [{ status: 200 }, NOT_FOUND] : wellFormed ? [NOT_FOUND] : [NOT_FOUND, bad(['id'])]);
-        if (res.status === 200) {
-          const body = res.body as Record<string, unknown>;
-          if (!ingestWorld.activities.has(body.id as string)) fail(sent, res, 'read an activity of another workspace');
-          expect(body).toEqual({ id: body.id, status: 'queued', signal_id: null, buyer_id: null, discard_reason: null });
-        }
-        assertNotPolluted();
-      }),
-      runs(40),
-    );
-  }, LONG);
+  test(
+    'GET /ingest/v1/activities/{id} with generated ids: own queued activities read back, everything else 404',
+    async () => {
+      await ingest(
+        ingestWorld,
+        JSON.stringify({
+          activities: [
+            {
+              type: 'market',
+              trigger: 'researched_topic',
+              occurred_at: '2026-01-01T00:00:00Z',
+              identity: { email: 'get@b.co' },
+              market: { topic: 't', company_website: 'b.co' },
+            },
+          ],
+        }),
+      );
+      const idArb = fc.oneof(
+        fc.record({ t: fc.constant('own' as const), n: fc.nat(), encode: fc.array(fc.nat(30), { maxLength: 3 }) }),
+        fc.constant({ t: 'foreign' as const }),
+        idTrickArb('act_').map((segment) => ({ t: 'raw' as const, segment })),
+      );
+      await fc.assert(
+        fc.asyncProperty(idArb, async (choice) => {
+          const own = [...ingestWorld.activities.keys()];
+          let segment: string;
+          if (choice.t === 'own') {
+            const chars = [...own[choice.n % own.length]];
+            for (const i of choice.encode) chars[i % chars.length] = hex(chars[i % chars.length]);
+            segment = chars.join('');
+          } else segment = choice.t === 'foreign' ? foreignActivity : choice.segment;
+          const sent: Sent = { method: 'GET', path: `/ingest/v1/activities/${segment}` };
+          const res = await send(ingestWorld, sent);
+          checkEnvelope(sent, res, ingestWorld);
+          const decoded = decodeSegment(segment);
+          const exact = decoded !== null && ingestWorld.activities.has(decoded);
+          const wellFormed = decoded !== null && /^act_[0-9]+$/.test(decoded);
+          const sameNumber = wellFormed && own.some((id) => BigInt(id.slice(4)) === BigInt(decoded.slice(4)));
+          expectOutcome(
+            sent,
+            res,
+            exact ? [{ status: 200 }] : sameNumber ? [{ status: 200 }, NOT_FOUND] : wellFormed ? [NOT_FOUND] : [NOT_FOUND, bad(['id'])],
+          );
+          if (res.status === 200) {
+            const body = res.body as Record<string, unknown>;
+            if (!ingestWorld.activities.has(body.id as string)) fail(sent, res, 'read an activity of another workspace');
+            expect(body).toEqual({ id: body.id, status: 'queued', signal_id: null, buyer_id: null, discard_reason: null });
+          }
+          assertNotPolluted();
+        }),
+        runs(40),
+      );
+    },
+    LONG,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -2358,89 +2787,109 @@ describe('activity intake under generated input', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('authentication under generated input', () => {
-  test('any Authorization other than the exact key, or a key in the query, is 401 authentication_error on every route', async () => {
-    const printable = fc.string({ unit: fc.constantFrom(...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i))), maxLength: 80 });
-    const headerArb = fc.oneof(
-      fc.constant({ t: 'none' as const }),
-      printable.map((h) => ({ t: 'raw' as const, h })),
-      fc
-        .constantFrom('Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer null', 'Bearer undefined', "Bearer ' OR 1=1 --", 'Bearer <script>alert(1)</script>', 'Bearer svc_live_', `Bearer svc_live_${'a'.repeat(40)}`, 'Token x')
-        .map((h) => ({ t: 'raw' as const, h })),
-      fc.record({ t: fc.constant('mutated' as const), n: fc.nat(), c: fc.constantFrom('a', 'Z', '0', '_', "'", ' ') }),
-      fc.constantFrom('truncated', 'extended', 'noScheme', 'lower', 'double', 'exact', 'queryKey', 'queryValue').map((kind) => ({ t: kind })),
-    );
-    const routes: Sent[] = [
-      { method: 'GET', path: '/v1/kb/icps' },
-      { method: 'GET', path: '/v1/kb/icps/icp_0000000000000000001' },
-      { method: 'POST', path: '/v1/kb/personas', contentType: 'application/json', body: '{' },
-      { method: 'PATCH', path: '/v1/kb/topics/top_1', contentType: 'application/json', body: '{' },
-      { method: 'DELETE', path: '/v1/kb/exclusions/exc_1' },
-      { method: 'GET', path: '/v1/buyers' },
-      { method: 'GET', path: '/v1/buyers/buy_1' },
-      { method: 'GET', path: '/v1/signals' },
-      { method: 'POST', path: '/ingest/v1/activities', contentType: 'application/json', body: '{' },
-      { method: 'GET', path: '/ingest/v1/activities/act_1' },
-      { method: 'GET', path: '/v1/no-such-route' },
-    ];
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...routes), headerArb, async (route, choice) => {
-        const key = kbWorld.ws.api_key;
-        let auth: string | null;
-        let query = '';
-        let verdict: Verdict = 'invalid';
-        switch (choice.t) {
-          case 'none':
-            auth = null;
-            break;
-          case 'raw':
-            auth = choice.h;
-            break;
-          case 'mutated': {
-            const i = choice.n % key.length;
-            auth = `Bearer ${key.slice(0, i)}${choice.c}${key.slice(i + 1)}`;
-            if (key[i] === choice.c) verdict = 'valid';
-            break;
+  test(
+    'any Authorization other than the exact key, or a key in the query, is 401 authentication_error on every route',
+    async () => {
+      const printable = fc.string({
+        unit: fc.constantFrom(...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i))),
+        maxLength: 80,
+      });
+      const headerArb = fc.oneof(
+        fc.constant({ t: 'none' as const }),
+        printable.map((h) => ({ t: 'raw' as const, h })),
+        fc
+          .constantFrom(
+            'Bearer',
+            'Bearer ',
+            'Basic dXNlcjpwYXNz',
+            'Bearer null',
+            'Bearer undefined',
+            "Bearer ' OR 1=1 --",
+            'Bearer <script>alert(1)</script>',
+            'Bearer svc_live_',
+            `Bearer svc_live_${'a'.repeat(40)}`,
+            'Token x',
+          )
+          .map((h) => ({ t: 'raw' as const, h })),
+        fc.record({ t: fc.constant('mutated' as const), n: fc.nat(), c: fc.constantFrom('a', 'Z', '0', '_', "'", ' ') }),
+        fc
+          .constantFrom('truncated', 'extended', 'noScheme', 'lower', 'double', 'exact', 'queryKey', 'queryValue')
+          .map((kind) => ({ t: kind })),
+      );
+      const routes: Sent[] = [
+        { method: 'GET', path: '/v1/kb/icps' },
+        { method: 'GET', path: '/v1/kb/icps/icp_0000000000000000001' },
+        { method: 'POST', path: '/v1/kb/personas', contentType: 'application/json', body: '{' },
+        { method: 'PATCH', path: '/v1/kb/topics/top_1', contentType: 'application/json', body: '{' },
+        { method: 'DELETE', path: '/v1/kb/exclusions/exc_1' },
+        { method: 'GET', path: '/v1/buyers' },
+        { method: 'GET', path: '/v1/buyers/buy_1' },
+        { method: 'GET', path: '/v1/signals' },
+        { method: 'POST', path: '/ingest/v1/activities', contentType: 'application/json', body: '{' },
+        { method: 'GET', path: '/ingest/v1/activities/act_1' },
+        { method: 'GET', path: '/v1/no-such-route' },
+      ];
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...routes), headerArb, async (route, choice) => {
+          const key = kbWorld.ws.api_key;
+          let auth: string | null;
+          let query = '';
+          let verdict: Verdict = 'invalid';
+          switch (choice.t) {
+            case 'none':
+              auth = null;
+              break;
+            case 'raw':
+              auth = choice.h;
+              break;
+            case 'mutated': {
+              const i = choice.n % key.length;
+              auth = `Bearer ${key.slice(0, i)}${choice.c}${key.slice(i + 1)}`;
+              if (key[i] === choice.c) verdict = 'valid';
+              break;
+            }
+            case 'truncated':
+              auth = `Bearer ${key.slice(0, -1)}`;
+              break;
+            case 'extended':
+              auth = `Bearer ${key}x`;
+              break;
+            case 'noScheme':
+              auth = key;
+              break;
+            case 'lower':
+              auth = `bearer ${key}`;
+              verdict = 'unknown';
+              break;
+            case 'double':
+              auth = `Bearer  ${key}`;
+              verdict = 'unknown';
+              break;
+            case 'queryKey':
+              auth = `Bearer ${key}`;
+              query = `api_key=${encodeURIComponent(key)}`;
+              break;
+            case 'queryValue':
+              auth = `Bearer ${key}`;
+              query = `cursor=${encodeURIComponent(key)}`;
+              break;
+            default:
+              auth = `Bearer ${key}`;
+              verdict = 'valid';
           }
-          case 'truncated':
-            auth = `Bearer ${key.slice(0, -1)}`;
-            break;
-          case 'extended':
-            auth = `Bearer ${key}x`;
-            break;
-          case 'noScheme':
-            auth = key;
-            break;
-          case 'lower':
-            auth = `bearer ${key}`;
-            verdict = 'unknown';
-            break;
-          case 'double':
-            auth = `Bearer  ${key}`;
-            verdict = 'unknown';
-            break;
-          case 'queryKey':
-            auth = `Bearer ${key}`;
-            query = `api_key=${encodeURIComponent(key)}`;
-            break;
-          case 'queryValue':
-            auth = `Bearer ${key}`;
-            query = `cursor=${encodeURIComponent(key)}`;
-            break;
-          default:
-            auth = `Bearer ${key}`;
-            verdict = 'valid';
-        }
-        const sent: Sent = { ...route, auth, path: route.path + (query ? `?${query}` : '') };
-        const res = await send(kbWorld, { ...route, auth }, query);
-        checkEnvelope(sent, res, kbWorld);
-        if (verdict === 'invalid') expectOutcome(sent, res, [{ status: 401, code: 'authentication_error' }]);
-        else if (verdict === 'valid' && res.status === 401) fail(sent, res, 'the exact key was refused');
-        assertNotPolluted();
-      }),
-      runs(50),
-    );
-    await reconcile(kbWorld);
-  }, LONG);
+          const sent: Sent = { ...route, auth, path: route.path + (query ? `?${query}` : '') };
+          const res = await send(kbWorld, { ...route, auth }, query);
+          checkEnvelope(sent, res, kbWorld);
+          if (verdict === 'invalid') expectOutcome(sent, res, [{ status: 401, code: 'authentication_error' }]);
+          else if (verdict === 'valid' && res.status === 401) fail(sent, res, 'the exact key was refused');
+          assertNotPolluted();
+        }),
+        runs(50),
+      );
+      await reconcile(kbWorld);
+    },
+    LONG,
+  );
 });
 
 describe('overlong request lines and headers', () => {
@@ -2448,34 +2897,42 @@ describe('overlong request lines and headers', () => {
   // router: it is refused as a bad request, still with the envelope and a request id.
   const REFUSED: Outcome = { status: 400, code: 'validation_error' };
 
-  test('ids and Authorization headers of 16–64 KiB are still answered with the documented envelope', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...KB_CASES.map((kb) => kb.path)),
-        fc.constantFrom('digits', 'letters', 'header'),
-        fc.integer({ min: 16 * 1024, max: 64 * 1024 }),
-        async (path, shape, n) => {
-          const kb = kbOf(path);
-          const sent: Sent =
-            shape === 'header'
-              ? { method: 'GET', path: `/v1/kb/${kb.path}`, auth: `Bearer svc_live_${'a'.repeat(n)}` }
-              : { method: 'GET', path: `/v1/kb/${kb.path}/${kb.prefix}${(shape === 'digits' ? '9' : 'a').repeat(n)}` };
-          const res = await send(kbWorld, sent);
-          checkEnvelope(sent, res, kbWorld);
-          expectOutcome(sent, res, [REFUSED]);
-          expect(res.body.error.param).toBe('headers');
-        },
-      ),
-      runs(10),
-    );
-  }, LONG);
+  test(
+    'ids and Authorization headers of 16–64 KiB are still answered with the documented envelope',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...KB_CASES.map((kb) => kb.path)),
+          fc.constantFrom('digits', 'letters', 'header'),
+          fc.integer({ min: 16 * 1024, max: 64 * 1024 }),
+          async (path, shape, n) => {
+            const kb = kbOf(path);
+            const sent: Sent =
+              shape === 'header'
+                ? { method: 'GET', path: `/v1/kb/${kb.path}`, auth: `Bearer svc_live_${'a'.repeat(n)}` }
+                : { method: 'GET', path: `/v1/kb/${kb.path}/${kb.prefix}${(shape === 'digits' ? '9' : 'a').repeat(n)}` };
+            const res = await send(kbWorld, sent);
+            checkEnvelope(sent, res, kbWorld);
+            expectOutcome(sent, res, [REFUSED]);
+            expect(res.body.error.param).toBe('headers');
+          },
+        ),
+        runs(10),
+      );
+    },
+    LONG,
+  );
 
-  test('ids and Authorization headers just under the limit reach the API and get its usual answers', async () => {
-    const kb = KB_CASES[0];
-    const n = 8 * 1024;
-    const header = await send(kbWorld, { method: 'GET', path: `/v1/kb/${kb.path}`, auth: `Bearer svc_live_${'a'.repeat(n)}` });
-    expectOutcome({ method: 'GET', path: `/v1/kb/${kb.path}` }, header, [{ status: 401, code: 'authentication_error' }]);
-    await kbGetOrDelete(kbWorld, kb, 'GET', { kind: 'absent', segment: kb.prefix + '9'.repeat(n) });
-    await kbGetOrDelete(kbWorld, kb, 'GET', { kind: 'malformed', segment: kb.prefix + 'a'.repeat(n) });
-  }, LONG);
+  test(
+    'ids and Authorization headers just under the limit reach the API and get its usual answers',
+    async () => {
+      const kb = KB_CASES[0];
+      const n = 8 * 1024;
+      const header = await send(kbWorld, { method: 'GET', path: `/v1/kb/${kb.path}`, auth: `Bearer svc_live_${'a'.repeat(n)}` });
+      expectOutcome({ method: 'GET', path: `/v1/kb/${kb.path}` }, header, [{ status: 401, code: 'authentication_error' }]);
+      await kbGetOrDelete(kbWorld, kb, 'GET', { kind: 'absent', segment: kb.prefix + '9'.repeat(n) });
+      await kbGetOrDelete(kbWorld, kb, 'GET', { kind: 'malformed', segment: kb.prefix + 'a'.repeat(n) });
+    },
+    LONG,
+  );
 });

@@ -35,7 +35,11 @@ async function watchingLogs(
     await body({
       stderr,
       async matching(filter, expected) {
-        await waitFor(() => warnings(filter).length, (n) => n >= expected, { timeoutMs: 10_000, what: `${expected} warnings matching ${filter}` });
+        await waitFor(
+          () => warnings(filter).length,
+          (n) => n >= expected,
+          { timeoutMs: 10_000, what: `${expected} warnings matching ${filter}` },
+        );
         const atWarning = [...failures];
         await waitFor(
           () => [...failures],

@@ -218,7 +218,10 @@ describe('directory import and enrichment', () => {
   });
 
   async function ingestOne(activity: Record<string, unknown>): Promise<Record<string, any>> {
-    const res = await t.http.post('/ingest/v1/activities').set('Authorization', ws.auth).send({ activities: [activity] });
+    const res = await t.http
+      .post('/ingest/v1/activities')
+      .set('Authorization', ws.auth)
+      .send({ activities: [activity] });
     expect(res.status).toBe(202);
     const id = res.body.data[0].id as string;
     return waitFor(

@@ -24,7 +24,11 @@ describe.each(KB_CASES)('/v1/kb/$path (what all resources share)', (kb: KbCase) 
     ws = await t.newWorkspace();
   });
 
-  const create = (body: unknown, auth = ws.auth) => t.http.post(base).set('Authorization', auth).send(body as object);
+  const create = (body: unknown, auth = ws.auth) =>
+    t.http
+      .post(base)
+      .set('Authorization', auth)
+      .send(body as object);
   const createOk = async (body = kb.valid(unique())) => {
     const res = await create(body);
     expect(res.status).toBe(201);
@@ -107,7 +111,10 @@ describe.each(KB_CASES)('/v1/kb/$path (what all resources share)', (kb: KbCase) 
     const record = await createOk();
     expectError(await t.http.patch(`${base}/${record.id}`).set('Authorization', ws.auth).send({}), 400, 'validation_error', 'body');
     for (const field of kb.required) {
-      const res = await t.http.patch(`${base}/${record.id}`).set('Authorization', ws.auth).send({ [field]: '   ' });
+      const res = await t.http
+        .patch(`${base}/${record.id}`)
+        .set('Authorization', ws.auth)
+        .send({ [field]: '   ' });
       expectError(res, 400, 'validation_error', field);
     }
     const fetched = await t.http.get(`${base}/${record.id}`).set('Authorization', ws.auth);

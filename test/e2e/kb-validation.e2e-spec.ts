@@ -18,11 +18,17 @@ afterAll(async () => {
 });
 
 function post(ws: TestWorkspace, kb: KbCase, body: unknown) {
-  return t.http.post(`/v1/kb/${kb.path}`).set('Authorization', ws.auth).send(body as object);
+  return t.http
+    .post(`/v1/kb/${kb.path}`)
+    .set('Authorization', ws.auth)
+    .send(body as object);
 }
 
 function patch(ws: TestWorkspace, kb: KbCase, id: string, body: unknown) {
-  return t.http.patch(`/v1/kb/${kb.path}/${id}`).set('Authorization', ws.auth).send(body as object);
+  return t.http
+    .patch(`/v1/kb/${kb.path}/${id}`)
+    .set('Authorization', ws.auth)
+    .send(body as object);
 }
 
 async function get(ws: TestWorkspace, kb: KbCase, id: string): Promise<Record<string, unknown>> {
@@ -58,15 +64,24 @@ describe.each(COMPANY_CASES.map((kb) => [kb.name, kb] as const))('%s company fie
     expect((await get(ws, kb, res.body.id)).domain).toBe(expected);
   });
 
-  test.each(['https://example.com', 'example.com/path', 'example', 'exa mple.com', 'example.com:8080', '-bad.com', 'example.123', 'http://example.com/', 'user@example.com', '.example.com', 'example..com'])(
-    'domain %p is 400 validation_error param domain, nothing written',
-    async (domain) => {
-      const ws = await t.newWorkspace();
-      const res = await post(ws, kb, { ...kb.valid(unique()), domain });
-      expectError(res, 400, 'validation_error', 'domain');
-      await expectEmptyList(ws, kb);
-    },
-  );
+  test.each([
+    'https://example.com',
+    'example.com/path',
+    'example',
+    'exa mple.com',
+    'example.com:8080',
+    '-bad.com',
+    'example.123',
+    'http://example.com/',
+    'user@example.com',
+    '.example.com',
+    'example..com',
+  ])('domain %p is 400 validation_error param domain, nothing written', async (domain) => {
+    const ws = await t.newWorkspace();
+    const res = await post(ws, kb, { ...kb.valid(unique()), domain });
+    expectError(res, 400, 'validation_error', 'domain');
+    await expectEmptyList(ws, kb);
+  });
 
   test('domain is required and may not be empty', async () => {
     const ws = await t.newWorkspace();
@@ -314,14 +329,20 @@ describe.each(PAGE_CASES.map((kb) => [kb.name, kb] as const))('%s url', (_name, 
     expect(new Set(canonicals)).toEqual(new Set(['example.com/pricing']));
   });
 
-  test.each(['not a url', 'ftp://example.com/x', 'example', 'javascript:alert(1)', '/pricing', 'mailto:a@example.com', 'https://', 'http://exa mple.com/x'])(
-    'url %p is 400 param url, nothing written',
-    async (url) => {
-      const ws = await t.newWorkspace();
-      expectError(await post(ws, kb, { ...kb.valid(unique()), url }), 400, 'validation_error', 'url');
-      await expectEmptyList(ws, kb);
-    },
-  );
+  test.each([
+    'not a url',
+    'ftp://example.com/x',
+    'example',
+    'javascript:alert(1)',
+    '/pricing',
+    'mailto:a@example.com',
+    'https://',
+    'http://exa mple.com/x',
+  ])('url %p is 400 param url, nothing written', async (url) => {
+    const ws = await t.newWorkspace();
+    expectError(await post(ws, kb, { ...kb.valid(unique()), url }), 400, 'validation_error', 'url');
+    await expectEmptyList(ws, kb);
+  });
 
   test('url is required and may not be empty', async () => {
     const ws = await t.newWorkspace();
@@ -335,12 +356,7 @@ describe.each(PAGE_CASES.map((kb) => [kb.name, kb] as const))('%s url', (_name, 
   test('canonical_url supplied on POST is 400 param canonical_url, nothing written', async () => {
     const ws = await t.newWorkspace();
     const body = kb.valid(unique());
-    expectError(
-      await post(ws, kb, { ...body, canonical_url: 'www.example.com/whatever' }),
-      400,
-      'validation_error',
-      'canonical_url',
-    );
+    expectError(await post(ws, kb, { ...body, canonical_url: 'www.example.com/whatever' }), 400, 'validation_error', 'canonical_url');
     await expectEmptyList(ws, kb);
   });
 
@@ -395,12 +411,7 @@ describe.each(PAGE_CASES.map((kb) => [kb.name, kb] as const))('%s url', (_name, 
   test('Target Pages and Target Forms have no domain or match_type field', async () => {
     const ws = await t.newWorkspace();
     expectError(await post(ws, kb, { ...kb.valid(unique()), domain: 'example.com' }), 400, 'validation_error', 'domain');
-    expectError(
-      await post(ws, kb, { ...kb.valid(unique()), match_type: 'exact' }),
-      400,
-      'validation_error',
-      'match_type',
-    );
+    expectError(await post(ws, kb, { ...kb.valid(unique()), match_type: 'exact' }), 400, 'validation_error', 'match_type');
     const record = await createValid(ws, kb);
     expect(record).not.toHaveProperty('domain');
     expect(record).not.toHaveProperty('match_type');

@@ -51,7 +51,11 @@ describe('request logs', () => {
     expect(res.status).toBe(200);
     const entries = await entriesFor(res.headers['x-request-id']);
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ workspace_id: ws.workspace_id, res: { statusCode: 200 }, req: { method: 'GET', url: '/v1/kb/icps' } });
+    expect(entries[0]).toMatchObject({
+      workspace_id: ws.workspace_id,
+      res: { statusCode: 200 },
+      req: { method: 'GET', url: '/v1/kb/icps' },
+    });
     expect(entries[0].req.headers.authorization).toBe('[redacted]');
     expect(lines.join('\n')).not.toContain(ws.api_key.slice('svc_live_'.length));
   });

@@ -160,7 +160,11 @@ describe('metrics', () => {
     const samples = await scrape();
     for (const queue of PIPELINE_QUEUES) {
       for (const state of ['waiting', 'active', 'delayed', 'failed', 'completed']) {
-        expect({ queue, state, value: value(samples, 'bi_queue_jobs', { queue, state }) }).toEqual({ queue, state, value: expect.any(Number) });
+        expect({ queue, state, value: value(samples, 'bi_queue_jobs', { queue, state }) }).toEqual({
+          queue,
+          state,
+          value: expect.any(Number),
+        });
       }
     }
     expect(samples.filter((s) => s.name === 'bi_queue_jobs')).toHaveLength(PIPELINE_QUEUES.length * 5);
@@ -187,7 +191,8 @@ describe('metrics', () => {
     }, 'a completed job on every pipeline queue');
     // Counted from the scrape before, so that jobs other tests ran (or failed) do not matter.
     const delta = (queue: string, outcome: string) =>
-      (value(after, 'bi_pipeline_jobs_total', { queue, outcome }) ?? 0) - (value(before, 'bi_pipeline_jobs_total', { queue, outcome }) ?? 0);
+      (value(after, 'bi_pipeline_jobs_total', { queue, outcome }) ?? 0) -
+      (value(before, 'bi_pipeline_jobs_total', { queue, outcome }) ?? 0);
     for (const queue of PIPELINE_QUEUES) {
       expect({ queue, completed: delta(queue, 'completed') }).toEqual({ queue, completed: 1 });
       expect({ queue, failed: delta(queue, 'failed') }).toEqual({ queue, failed: 0 });
@@ -199,7 +204,10 @@ describe('metrics', () => {
     const failed = (samples: Sample[]) => value(samples, 'bi_pipeline_jobs_total', { queue: 'enrich', outcome: 'failed' }) ?? 0;
     const kept = (samples: Sample[]) => value(samples, 'bi_queue_jobs', { queue: 'enrich', state: 'failed' }) ?? 0;
     const before = await scrape();
-    await t.app.get(PipelineProducer).queue('enrich').add('enrich', { malformed: true }, { attempts: 1, jobId: `bad-${uniq()}` });
+    await t.app
+      .get(PipelineProducer)
+      .queue('enrich')
+      .add('enrich', { malformed: true }, { attempts: 1, jobId: `bad-${uniq()}` });
     const samples = await until(async () => {
       const found = await scrape();
       return failed(found) > failed(before) ? found : undefined;

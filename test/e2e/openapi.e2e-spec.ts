@@ -76,10 +76,16 @@ describe('OpenAPI document', () => {
       expect(operations.length).toBeGreaterThan(0);
       for (const [method, operation] of operations) {
         const responses = (operation as Json).responses as Json | undefined;
-        expect({ op: `${method} ${path}`, hasResponses: Object.keys(responses ?? {}).length > 0 }).toEqual({ op: `${method} ${path}`, hasResponses: true });
+        expect({ op: `${method} ${path}`, hasResponses: Object.keys(responses ?? {}).length > 0 }).toEqual({
+          op: `${method} ${path}`,
+          hasResponses: true,
+        });
         // Path templates and declared path parameters agree.
         const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
-        const declared = (((operation as Json).parameters ?? []) as Json[]).filter((p) => p.in === 'path').map((p) => p.name as string).sort();
+        const declared = (((operation as Json).parameters ?? []) as Json[])
+          .filter((p) => p.in === 'path')
+          .map((p) => p.name as string)
+          .sort();
         expect({ op: `${method} ${path}`, declared }).toEqual({ op: `${method} ${path}`, declared: templated });
       }
     }
@@ -110,9 +116,7 @@ describe('OpenAPI document', () => {
   });
 
   it('documents every route the application registers, with its method', () => {
-    const routes = registeredRoutes(t).filter(
-      (route) => !/ \/(docs|openapi\.json)(\/|$)/.test(route) && !/[*]/.test(route),
-    );
+    const routes = registeredRoutes(t).filter((route) => !/ \/(docs|openapi\.json)(\/|$)/.test(route) && !/[*]/.test(route));
     // The collection must see the real routes, or the comparison below proves nothing.
     expect(routes).toEqual(expect.arrayContaining(['GET /v1/kb/icps/{icp_id}', 'POST /ingest/v1/activities', 'GET /v1/signals']));
     const paths = document.paths as Record<string, Json>;
@@ -144,7 +148,9 @@ describe('OpenAPI document', () => {
     const schema = create.schema as { required: string[]; properties: Record<string, Json>; additionalProperties: boolean };
     expect([...schema.required].sort()).toEqual(['domain', 'name', 'short_name']);
     expect(schema.required).not.toContain('description');
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['name', 'short_name', 'domain', 'linkedin', 'logo', 'description']));
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(['name', 'short_name', 'domain', 'linkedin', 'logo', 'description']),
+    );
     expect(schema.properties.description.type).toBe('string');
     expect(schema.properties.name.maxLength).toBe(200);
     expect(schema.additionalProperties).toBe(false);

@@ -60,8 +60,9 @@ async function statementsDuring<T>(pattern: RegExp, run: () => Promise<T>): Prom
   const spy = jest.spyOn(Client.prototype, 'query');
   try {
     const result = await run();
-    const count = spy.mock.calls.filter(([config]) => pattern.test(typeof config === 'string' ? config : (config as { text: string }).text))
-      .length;
+    const count = spy.mock.calls.filter(([config]) =>
+      pattern.test(typeof config === 'string' ? config : (config as { text: string }).text),
+    ).length;
     return { result, count };
   } finally {
     spy.mockRestore();
@@ -77,7 +78,10 @@ describe('activity reads made side by side', () => {
     );
     expect(count).toBe(2);
     expect(result.map((row) => row?.id)).toEqual([...a.ids, ...b.ids]);
-    expect(result.map((row) => row?.workspace_id)).toEqual([...a.ids.map(() => requireWorkspace(a.ctx)), ...b.ids.map(() => requireWorkspace(b.ctx))]);
+    expect(result.map((row) => row?.workspace_id)).toEqual([
+      ...a.ids.map(() => requireWorkspace(a.ctx)),
+      ...b.ids.map(() => requireWorkspace(b.ctx)),
+    ]);
   });
 
   it('never hands one workspace another workspace’s activity', async () => {
@@ -106,7 +110,11 @@ describe('stage moves made side by side', () => {
     const { result, count } = await statementsDuring(/^UPDATE activities a SET/, () =>
       Promise.all([
         ...a.ids.slice(0, 6).map((id, i) => repo.advance(a.ctx, id, 'resolve', { stage: 'enrich', person_key: `k${i}` }, now)),
-        ...a.ids.slice(6).map((id) => repo.advance(a.ctx, id, 'resolve', { stage: 'done', status: 'discarded', discard_reason: 'unresolved_identity' }, now)),
+        ...a.ids
+          .slice(6)
+          .map((id) =>
+            repo.advance(a.ctx, id, 'resolve', { stage: 'done', status: 'discarded', discard_reason: 'unresolved_identity' }, now),
+          ),
       ]),
     );
     expect(result).toEqual(Array(10).fill(true));
@@ -122,7 +130,9 @@ describe('stage moves made side by side', () => {
     const a = await workspaceWith(1);
     const identity = { email: 'x@acme.com', hems: [] };
     const moves = await Promise.all(
-      Array.from({ length: 5 }, () => repo.advance(a.ctx, a.ids[0], 'resolve', { stage: 'enrich', identity: identity as never }, new Date())),
+      Array.from({ length: 5 }, () =>
+        repo.advance(a.ctx, a.ids[0], 'resolve', { stage: 'enrich', identity: identity as never }, new Date()),
+      ),
     );
     expect(moves.filter(Boolean)).toHaveLength(1);
     expect(await repo.advance(a.ctx, a.ids[0], 'resolve', { stage: 'enrich' }, new Date())).toBe(false);
@@ -141,7 +151,6 @@ describe('stage moves made side by side', () => {
   });
 });
 
-
 describe('pipeline steps', () => {
   it('change no column an activity index covers or filters on, so their updates can stay on the row’s page', async () => {
     // What Match writes besides the outcome; only the status may touch an index.
@@ -154,7 +163,9 @@ describe('pipeline steps', () => {
       const columns: string[] = def.slice(def.indexOf(' USING ')).match(/[a-z_]+/g) ?? [];
       expect({ def, covered: written.filter((column) => columns.includes(column)) }).toEqual({ def, covered: [] });
     }
-    const { rows: [table] } = await pool.query<{ options: string[] }>(`SELECT reloptions AS options FROM pg_class WHERE oid = 'activities'::regclass`);
+    const {
+      rows: [table],
+    } = await pool.query<{ options: string[] }>(`SELECT reloptions AS options FROM pg_class WHERE oid = 'activities'::regclass`);
     expect(table.options).toContain('fillfactor=50');
   });
 });
@@ -229,19 +240,29 @@ describe('Match jobs run side by side', () => {
   }
 
   const visit = (email: string, url: string, at: number) => ({
-    type: 'website', trigger: 'visited_page', occurred_at: minute(at), identity: { email }, website: { url },
+    type: 'website',
+    trigger: 'visited_page',
+    occurred_at: minute(at),
+    identity: { email },
+    website: { url },
   });
 
   it('match together, in one write, each activity once, folding a person’s Signals in captured_at order', async () => {
     const ann = `ann-${unique()}@acme.com`;
     const bob = `bob-${unique()}@acme.com`;
     const { ws, ctx, ids, jobs } = await atMatch((page, excluded) => [
-      visit(ann, page, 30), visit(ann, page, 10), visit(bob, page, 5), visit(ann, page, 20),
-      visit(`eve-${unique()}@${excluded}`, page, 1), visit(bob, `${page}/elsewhere`, 2),
+      visit(ann, page, 30),
+      visit(ann, page, 10),
+      visit(bob, page, 5),
+      visit(ann, page, 20),
+      visit(`eve-${unique()}@${excluded}`, page, 1),
+      visit(bob, `${page}/elsewhere`, 2),
     ]);
     const match = t.app.get(MatchStep);
     // Every job twice, as a re-delivered job would be.
-    const { result, count } = await statementsDuring(/^WITH buyer_update/, () => Promise.all([...jobs, ...jobs].map((job) => match.run(job))));
+    const { result, count } = await statementsDuring(/^WITH buyer_update/, () =>
+      Promise.all([...jobs, ...jobs].map((job) => match.run(job))),
+    );
     expect(result).toEqual(Array(12).fill(null));
     expect(count).toBe(1);
 

@@ -34,7 +34,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const FINTECH_ICP = 'Fintech and insurance companies. Industries: Financial Services, Insurance. Employees: 50-1000. Countries: Germany, France, Netherlands.';
+const FINTECH_ICP =
+  'Fintech and insurance companies. Industries: Financial Services, Insurance. Employees: 50-1000. Countries: Germany, France, Netherlands.';
 const FINANCE_PERSONA = 'Titles: CFO, VP Finance, Finance Director. Function: Finance. Seniority: C-level, VP, Director.';
 
 const GERMAN_FINTECH = {
@@ -52,7 +53,10 @@ const US_RETAIL = {
   location: { city: 'Bentonville', state: 'Arkansas', country: 'United States' },
 };
 const CFO = { name: { first: 'Greta', last: 'Vogel' }, role: { title: 'CFO', function: 'Finance', seniority: 'C-level' } };
-const ENGINEER = { name: { first: 'Sam', last: 'Lee' }, role: { title: 'Software Engineer', function: 'Engineering', seniority: 'Individual Contributor' } };
+const ENGINEER = {
+  name: { first: 'Sam', last: 'Lee' },
+  role: { title: 'Software Engineer', function: 'Engineering', seniority: 'Individual Contributor' },
+};
 
 async function workspaceWithPage(): Promise<{ ws: TestWorkspace; url: string; page: Record<string, any> }> {
   const ws = await t.newWorkspace();
@@ -68,7 +72,10 @@ describe('Buyers made by the pipeline', () => {
     await targetPage(t, ws, url);
     await createKb(t, ws, 'topics', { name: 'Data Privacy', short_name: `privacy-${u}`, description: 'Privacy' });
     await createKb(t, ws, 'competitors', {
-      name: `Rival ${u}`, short_name: `rival-${u}`, domain: `rival-${u}.com`, linkedin: `https://www.linkedin.com/company/rival-${u}`,
+      name: `Rival ${u}`,
+      short_name: `rival-${u}`,
+      domain: `rival-${u}.com`,
+      linkedin: `https://www.linkedin.com/company/rival-${u}`,
     });
     const address = `Ana.Lopez.${u}@Example-Buyer.com`;
     const lower = address.toLowerCase();
@@ -76,17 +83,33 @@ describe('Buyers made by the pipeline', () => {
 
     // Ingested: the middle one, then the latest, then the earliest.
     const [middle] = await ingestAndWait(t, ws, [
-      linkedinActivity('followed_page', { url: `https://www.linkedin.com/company/rival-${u}` }, {
-        identity: { email: address }, occurred_at: '2026-03-03T12:00:00Z', attribution: { type: 'social', source: 'linkedin', source_name: 'LinkedIn', source_logo: '' },
-      }),
+      linkedinActivity(
+        'followed_page',
+        { url: `https://www.linkedin.com/company/rival-${u}` },
+        {
+          identity: { email: address },
+          occurred_at: '2026-03-03T12:00:00Z',
+          attribution: { type: 'social', source: 'linkedin', source_name: 'LinkedIn', source_logo: '' },
+        },
+      ),
     ]);
     const [latest] = await ingestAndWait(t, ws, [
-      marketActivity('researched_topic', { topic: 'Data Privacy' }, {
-        identity: { email: lower }, occurred_at: '2026-03-05T09:00:00Z', attribution: { type: 'intent', source: 'bombora', source_name: 'Bombora', source_logo: '' },
-      }),
+      marketActivity(
+        'researched_topic',
+        { topic: 'Data Privacy' },
+        {
+          identity: { email: lower },
+          occurred_at: '2026-03-05T09:00:00Z',
+          attribution: { type: 'intent', source: 'bombora', source_name: 'Bombora', source_logo: '' },
+        },
+      ),
     ]);
     const [earliest] = await ingestAndWait(t, ws, [
-      websiteActivity('visited_page', url, { identity: { email: address.toUpperCase() }, occurred_at: '2026-03-01T08:00:00Z', attribution: firstAttribution }),
+      websiteActivity('visited_page', url, {
+        identity: { email: address.toUpperCase() },
+        occurred_at: '2026-03-01T08:00:00Z',
+        attribution: firstAttribution,
+      }),
     ]);
     for (const s of [middle, latest, earliest]) expect(s.status).toBe('processed');
     expect(new Set([middle.buyer_id, latest.buyer_id, earliest.buyer_id]).size).toBe(1);
@@ -120,8 +143,13 @@ describe('Buyers made by the pipeline', () => {
     const { ws, url } = await workspaceWithPage();
     const person = email('busy');
     const times = [7, 3, 9, 1, 5, 8, 2, 6, 4, 10].map((d) => `2026-04-${String(d).padStart(2, '0')}T10:00:00Z`);
-    const statuses = await ingestAndWait(t, ws, times.map((occurred_at, i) =>
-      websiteActivity('visited_page', url, { occurred_at, identity: { email: i % 2 ? person.toUpperCase() : person } })));
+    const statuses = await ingestAndWait(
+      t,
+      ws,
+      times.map((occurred_at, i) =>
+        websiteActivity('visited_page', url, { occurred_at, identity: { email: i % 2 ? person.toUpperCase() : person } }),
+      ),
+    );
     expect(statuses.every((s) => s.status === 'processed')).toBe(true);
     const buyers = await listBuyers(t, ws);
     expect(buyers).toHaveLength(1);
@@ -188,9 +216,16 @@ describe('Buyers made by the pipeline', () => {
       photo_url: 'https://img.example.com/greta.png',
     };
     const company = {
-      name: 'Finanzhaus GmbH', website: 'https://www.finanzhaus-example.de', company_type: 'private',
-      industries: ['Financial Services', 'Banking'], employee_count: 200, founded_year: 2004,
-      annual_revenue: 25_000_000, total_funding: 12_500_000, latest_funding_stage: 'series_b', latest_funding_round_date: '2025-09-30',
+      name: 'Finanzhaus GmbH',
+      website: 'https://www.finanzhaus-example.de',
+      company_type: 'private',
+      industries: ['Financial Services', 'Banking'],
+      employee_count: 200,
+      founded_year: 2004,
+      annual_revenue: 25_000_000,
+      total_funding: 12_500_000,
+      latest_funding_stage: 'series_b',
+      latest_funding_round_date: '2025-09-30',
       social: { linkedin: 'https://www.linkedin.com/company/finanzhaus' },
       location: { street_address: 'Hauptstr. 1', city: 'Frankfurt', state: 'Hesse', postal_code: '60311', country: 'Germany' },
     };
@@ -210,7 +245,11 @@ describe('ICP and Persona evaluation', () => {
   async function evaluated() {
     const { ws, url } = await workspaceWithPage();
     const icp = await createKb(t, ws, 'icps', { name: 'EU Fintech', short_name: `fin-${uniq()}`, description: FINTECH_ICP });
-    const persona = await createKb(t, ws, 'personas', { name: 'Finance leaders', short_name: `cfo-${uniq()}`, description: FINANCE_PERSONA });
+    const persona = await createKb(t, ws, 'personas', {
+      name: 'Finance leaders',
+      short_name: `cfo-${uniq()}`,
+      description: FINANCE_PERSONA,
+    });
     return { ws, url, icp, persona };
   }
 
@@ -243,7 +282,10 @@ describe('ICP and Persona evaluation', () => {
     const { ws, url } = await evaluated();
     const [tooBig, wrongCountry] = await ingestAndWait(t, ws, [
       websiteActivity('visited_page', url, { contact: CFO, company: { ...GERMAN_FINTECH, employee_count: 20_000 } }),
-      websiteActivity('visited_page', url, { contact: CFO, company: { ...GERMAN_FINTECH, website: 'https://www.fin-us-example.com', location: { country: 'United States' } } }),
+      websiteActivity('visited_page', url, {
+        contact: CFO,
+        company: { ...GERMAN_FINTECH, website: 'https://www.fin-us-example.com', location: { country: 'United States' } },
+      }),
     ]);
     for (const status of [tooBig, wrongCountry]) {
       const buyer = await getBuyer(t, ws, status.buyer_id!);
@@ -257,8 +299,12 @@ describe('ICP and Persona evaluation', () => {
   it('keeps the ICP and Persona match when a later activity of the Buyer brings no company or role details', async () => {
     const { ws, url, icp, persona } = await evaluated();
     const person = email('known');
-    const [first] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url, { identity: { email: person }, contact: CFO, company: GERMAN_FINTECH })]);
-    const [second] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url, { identity: { email: person }, occurred_at: '2026-03-04T10:00:00Z' })]);
+    const [first] = await ingestAndWait(t, ws, [
+      websiteActivity('visited_page', url, { identity: { email: person }, contact: CFO, company: GERMAN_FINTECH }),
+    ]);
+    const [second] = await ingestAndWait(t, ws, [
+      websiteActivity('visited_page', url, { identity: { email: person }, occurred_at: '2026-03-04T10:00:00Z' }),
+    ]);
     expect(second.buyer_id).toBe(first.buyer_id);
     const buyer = await getBuyer(t, ws, first.buyer_id!);
     // What the Buyer knows about its company and role is unchanged and still fits the ICP and Persona.
@@ -285,7 +331,11 @@ describe('knowledge-base changes never rewrite Buyers or Signals', () => {
     const person = email('stable');
     const statuses = await ingestAndWait(t, ws, [
       websiteActivity('visited_page', url, { identity: { email: person }, company: GERMAN_FINTECH, occurred_at: '2026-03-01T10:00:00Z' }),
-      marketActivity('researched_topic', { topic: 'Data Privacy' }, { identity: { email: person }, company: GERMAN_FINTECH, occurred_at: '2026-03-02T10:00:00Z' }),
+      marketActivity(
+        'researched_topic',
+        { topic: 'Data Privacy' },
+        { identity: { email: person }, company: GERMAN_FINTECH, occurred_at: '2026-03-02T10:00:00Z' },
+      ),
     ]);
     expect(statuses.map((s) => s.status)).toEqual(['processed', 'processed']);
     const buyerBefore = await getBuyer(t, ws, statuses[0].buyer_id!);
@@ -304,7 +354,12 @@ describe('knowledge-base changes never rewrite Buyers or Signals', () => {
     expect(await listBuyers(t, ws)).toEqual([buyerBefore]);
     expect(await listSignals(t, ws)).toEqual(signalsBefore);
     const website = signalsBefore.find((s) => s.type === 'website')!;
-    expect(website.website.target_page).toEqual({ id: page.id, name: page.name, short_name: page.short_name, description: page.description });
+    expect(website.website.target_page).toEqual({
+      id: page.id,
+      name: page.name,
+      short_name: page.short_name,
+      description: page.description,
+    });
     for (const s of statuses) expect(await activityStatus(t, ws, s.id)).toEqual(s);
   });
 
@@ -349,7 +404,9 @@ describe('knowledge-base changes never rewrite Buyers or Signals', () => {
     const buyerBefore = await getBuyer(t, ws, before.buyer_id!);
 
     await deleteKb(t, ws, 'target-pages', page.id);
-    const [after] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url, { identity: { email: person }, occurred_at: '2026-03-10T10:00:00Z' })]);
+    const [after] = await ingestAndWait(t, ws, [
+      websiteActivity('visited_page', url, { identity: { email: person }, occurred_at: '2026-03-10T10:00:00Z' }),
+    ]);
     expect(after).toEqual({ id: after.id, status: 'discarded', signal_id: null, buyer_id: null, discard_reason: 'no_target_match' });
 
     expect(await listSignals(t, ws)).toEqual(signalsBefore);
@@ -367,7 +424,9 @@ describe('knowledge-base changes never rewrite Buyers or Signals', () => {
     expect(past.discard_reason).toBe('no_target_match');
 
     const page = await targetPage(t, ws, url);
-    const [future] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url, { identity: { email: person }, occurred_at: '2026-03-11T10:00:00Z' })]);
+    const [future] = await ingestAndWait(t, ws, [
+      websiteActivity('visited_page', url, { identity: { email: person }, occurred_at: '2026-03-11T10:00:00Z' }),
+    ]);
     expect(future.status).toBe('processed');
 
     expect(await activityStatus(t, ws, past.id)).toEqual(past);
@@ -387,7 +446,12 @@ describe('knowledge-base changes never rewrite Buyers or Signals', () => {
     ]);
     expect(pastStatuses.map((s) => s.discard_reason)).toEqual(['no_target_match', 'no_target_match']);
     await createKb(t, ws, 'topics', { name: `Topic ${u}`, short_name: `t-${u}`, description: 'Late topic' });
-    await createKb(t, ws, 'competitors', { name: `Late ${u}`, short_name: `c-${u}`, domain: `late-${u}.com`, linkedin: `https://www.linkedin.com/company/late-${u}` });
+    await createKb(t, ws, 'competitors', {
+      name: `Late ${u}`,
+      short_name: `c-${u}`,
+      domain: `late-${u}.com`,
+      linkedin: `https://www.linkedin.com/company/late-${u}`,
+    });
     const later = await ingestAndWait(t, ws, [
       marketActivity('researched_topic', { topic: `Topic ${u}` }),
       linkedinActivity('followed_page', { url: `https://www.linkedin.com/company/late-${u}` }),
@@ -400,7 +464,11 @@ describe('knowledge-base changes never rewrite Buyers or Signals', () => {
   it('deleting the matched ICP and Persona hides the association but keeps the Buyer and its Signals', async () => {
     const { ws, url } = await workspaceWithPage();
     const icp = await createKb(t, ws, 'icps', { name: 'EU Fintech', short_name: `fin-${uniq()}`, description: FINTECH_ICP });
-    const persona = await createKb(t, ws, 'personas', { name: 'Finance leaders', short_name: `cfo-${uniq()}`, description: FINANCE_PERSONA });
+    const persona = await createKb(t, ws, 'personas', {
+      name: 'Finance leaders',
+      short_name: `cfo-${uniq()}`,
+      description: FINANCE_PERSONA,
+    });
     const [status] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url, { contact: CFO, company: GERMAN_FINTECH })]);
     const before = await getBuyer(t, ws, status.buyer_id!);
     expect(before.company_info).toMatchObject({ is_icp: true, icp_id: icp.id });
@@ -414,7 +482,13 @@ describe('knowledge-base changes never rewrite Buyers or Signals', () => {
 
     await deleteKb(t, ws, 'personas', persona.id);
     const after = await getBuyer(t, ws, status.buyer_id!);
-    expect(after.contact_info).toEqual({ ...before.contact_info, is_persona: false, persona_id: '', persona_name: '', persona_reasoning: '' });
+    expect(after.contact_info).toEqual({
+      ...before.contact_info,
+      is_persona: false,
+      persona_id: '',
+      persona_name: '',
+      persona_reasoning: '',
+    });
     // Everything else about the Buyer stays, and so do its Signals.
     const strip = (b: Record<string, any>) => {
       const { company_info: _c, contact_info: _p, ...rest } = b;
@@ -428,14 +502,18 @@ describe('knowledge-base changes never rewrite Buyers or Signals', () => {
   it('a new ICP applies to later activities only', async () => {
     const { ws, url } = await workspaceWithPage();
     const person = email('late-icp');
-    const [first] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url, { identity: { email: person }, company: GERMAN_FINTECH })]);
+    const [first] = await ingestAndWait(t, ws, [
+      websiteActivity('visited_page', url, { identity: { email: person }, company: GERMAN_FINTECH }),
+    ]);
     const before = await getBuyer(t, ws, first.buyer_id!);
     expect(before.company_info.is_icp).toBe(false);
 
     const icp = await createKb(t, ws, 'icps', { name: 'EU Fintech', short_name: `fin-${uniq()}`, description: FINTECH_ICP });
     expect(await getBuyer(t, ws, first.buyer_id!)).toEqual(before);
 
-    const [second] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url, { identity: { email: person }, company: GERMAN_FINTECH, occurred_at: '2026-03-12T10:00:00Z' })]);
+    const [second] = await ingestAndWait(t, ws, [
+      websiteActivity('visited_page', url, { identity: { email: person }, company: GERMAN_FINTECH, occurred_at: '2026-03-12T10:00:00Z' }),
+    ]);
     expect(second.buyer_id).toBe(first.buyer_id);
     const after = await getBuyer(t, ws, first.buyer_id!);
     expect(after.company_info).toMatchObject({ is_icp: true, icp_id: icp.id, icp_name: 'EU Fintech' });

@@ -82,14 +82,23 @@ describe('POST /ingest/v1/activities', () => {
     const keys = [uniq(), uniq(), uniq()].map((k) => `ext-${k}`);
     const good = (i: number) => websiteActivity('visited_page', url, { external_id: keys[i] });
     const bad = { ...good(2), trigger: 'visited_pages' };
-    expectError(await postActivities(t, ws.auth, { activities: [good(0), good(1), bad] }), 400, 'validation_error', 'activities[2].trigger');
+    expectError(
+      await postActivities(t, ws.auth, { activities: [good(0), good(1), bad] }),
+      400,
+      'validation_error',
+      'activities[2].trigger',
+    );
     expect(await storedActivityCount(t, ws)).toBe(0);
 
     // Nothing was stored: the same external ids are new (queued, not duplicate) when sent again.
     const res = await postActivities(t, ws.auth, { activities: [good(0), good(1), good(2)] });
     expect(res.status).toBe(202);
     expect(res.body.data.map((d: { status: string }) => d.status)).toEqual(['queued', 'queued', 'queued']);
-    const statuses = await waitForActivities(t, ws, res.body.data.map((d: { id: string }) => d.id));
+    const statuses = await waitForActivities(
+      t,
+      ws,
+      res.body.data.map((d: { id: string }) => d.id),
+    );
     expect(statuses.map((s) => s.status)).toEqual(['processed', 'processed', 'processed']);
     // Exactly the three accepted activities became Signals, nothing from the rejected batch.
     expect(await listSignals(t, ws)).toHaveLength(3);
@@ -97,7 +106,11 @@ describe('POST /ingest/v1/activities', () => {
 
   it('leaves the workspace empty after a rejected batch', async () => {
     const { ws, url } = await workspaceWithPage();
-    const activities = [websiteActivity('visited_page', url), websiteActivity('visited_page', url), { ...websiteActivity('visited_page', url), type: 'market' }];
+    const activities = [
+      websiteActivity('visited_page', url),
+      websiteActivity('visited_page', url),
+      { ...websiteActivity('visited_page', url), type: 'market' },
+    ];
     expectError(await postActivities(t, ws.auth, { activities }), 400, 'validation_error', 'activities[2].trigger');
     expect(await storedActivityCount(t, ws)).toBe(0);
     const [later] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url)]);
@@ -110,7 +123,11 @@ describe('POST /ingest/v1/activities', () => {
     { name: 'no trigger', param: 'activities[2].trigger', spoil: (a: RawActivity) => delete a.trigger },
     { name: 'a trigger of another type', param: 'activities[2].trigger', spoil: (a: RawActivity) => (a.trigger = 'researched_topic') },
     { name: 'a bad occurred_at', param: 'activities[2].occurred_at', spoil: (a: RawActivity) => (a.occurred_at = '2026-03-02 10:00:00') },
-    { name: 'an identity without email, hem or linkedin', param: 'activities[2].identity', spoil: (a: RawActivity) => (a.identity = { ip: '203.0.113.9' }) },
+    {
+      name: 'an identity without email, hem or linkedin',
+      param: 'activities[2].identity',
+      spoil: (a: RawActivity) => (a.identity = { ip: '203.0.113.9' }),
+    },
     { name: 'no website object', param: 'activities[2].website', spoil: (a: RawActivity) => delete a.website },
   ])('rejects a batch whose 3rd activity has $name (param $param)', async ({ param, spoil }) => {
     const { ws, url } = await workspaceWithPage();
@@ -127,7 +144,12 @@ describe('POST /ingest/v1/activities', () => {
     const many = Array.from({ length: 1001 }, () => websiteActivity('visited_page', url));
     expectError(await postActivities(t, ws.auth, { activities: many }), 400, 'validation_error', 'activities');
     expectError(await postActivities(t, ws.auth, {}), 400, 'validation_error', 'activities');
-    expectError(await postActivities(t, ws.auth, { activities: websiteActivity('visited_page', url) }), 400, 'validation_error', 'activities');
+    expectError(
+      await postActivities(t, ws.auth, { activities: websiteActivity('visited_page', url) }),
+      400,
+      'validation_error',
+      'activities',
+    );
     expect(await storedActivityCount(t, ws)).toBe(0);
     const [later] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url)]);
     expect(later.status).toBe('processed');
@@ -144,7 +166,12 @@ describe('POST /ingest/v1/activities', () => {
 
     const again = await postActivities(t, ws.auth, { activities: [activity, { ...activity, occurred_at: '2026-04-01T00:00:00Z' }] });
     expect(again.status).toBe(202);
-    expect(again.body).toEqual({ data: [{ id: first, status: 'duplicate' }, { id: first, status: 'duplicate' }] });
+    expect(again.body).toEqual({
+      data: [
+        { id: first, status: 'duplicate' },
+        { id: first, status: 'duplicate' },
+      ],
+    });
 
     // A fresh activity acts as a barrier: once it is done, a reprocessed duplicate would be visible.
     const [barrier] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url)]);
@@ -222,7 +249,7 @@ describe('POST /ingest/v1/activities', () => {
 });
 
 describe('GET /ingest/v1/activities/{id}', () => {
-  it('answers 404 not_found for an unknown, a malformed, or another workspace\'s activity', async () => {
+  it("answers 404 not_found for an unknown, a malformed, or another workspace's activity", async () => {
     const { ws, url } = await workspaceWithPage();
     const other = await t.newWorkspace();
     const [id] = await ingest(t, ws, [websiteActivity('visited_page', url)]);
@@ -240,7 +267,13 @@ describe('GET /ingest/v1/activities/{id}', () => {
 });
 
 describe('discard reasons', () => {
-  const discarded = (reason: string) => ({ id: expect.any(String), status: 'discarded', signal_id: null, buyer_id: null, discard_reason: reason });
+  const discarded = (reason: string) => ({
+    id: expect.any(String),
+    status: 'discarded',
+    signal_id: null,
+    buyer_id: null,
+    discard_reason: reason,
+  });
 
   it('unresolved_identity: an invalid email, a malformed hem, a LinkedIn URL that is not a profile', async () => {
     const { ws, url } = await workspaceWithPage();
@@ -254,7 +287,11 @@ describe('discard reasons', () => {
       { linkedin: 'not a url' },
       { email: 'nope', hem: { type: 'sha1', value: '123' }, linkedin: 'https://example.com/in/someone' },
     ];
-    const statuses = await ingestAndWait(t, ws, identities.map((identity) => websiteActivity('visited_page', url, { identity })));
+    const statuses = await ingestAndWait(
+      t,
+      ws,
+      identities.map((identity) => websiteActivity('visited_page', url, { identity })),
+    );
     for (const status of statuses) expect(status).toEqual(discarded('unresolved_identity'));
     expect(await listSignals(t, ws)).toEqual([]);
     expect(await listBuyers(t, ws)).toEqual([]);
@@ -311,7 +348,10 @@ describe('discard reasons', () => {
     const statuses = await ingestAndWait(t, ws, [
       websiteActivity('visited_page', url, { company: { website: `https://not${domain}` } }),
       websiteActivity('visited_page', url, { company: { website: `https://${domain}.evil.org` } }),
-      websiteActivity('visited_page', url, { identity: { email: `jane.${uniq()}@${domain}` }, company: { website: `https://other-${uniq()}.com` } }),
+      websiteActivity('visited_page', url, {
+        identity: { email: `jane.${uniq()}@${domain}` },
+        company: { website: `https://other-${uniq()}.com` },
+      }),
     ]);
     expect(statuses.map((s) => s.status)).toEqual(['processed', 'processed', 'processed']);
   });
@@ -319,7 +359,12 @@ describe('discard reasons', () => {
   it('a deleted Exclusion no longer excludes later activities', async () => {
     const { ws, url } = await workspaceWithPage();
     const domain = `blocked-${uniq()}.com`;
-    const exclusion = await createKb(t, ws, 'exclusions', { name: 'Blocked', short_name: `ex-${uniq()}`, domain, description: 'Never a target' });
+    const exclusion = await createKb(t, ws, 'exclusions', {
+      name: 'Blocked',
+      short_name: `ex-${uniq()}`,
+      domain,
+      description: 'Never a target',
+    });
     const [before] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url, { company: { website: domain } })]);
     expect(before.discard_reason).toBe('excluded_company');
     const res = await t.http.delete(`/v1/kb/exclusions/${exclusion.id}`).set('Authorization', ws.auth);
@@ -334,7 +379,10 @@ describe('discard reasons', () => {
     await createKb(t, ws, 'topics', { name: 'Data Privacy', short_name: `top-${uniq()}`, description: 'Privacy' });
     await createKb(t, ws, 'products', { name: 'Analytics Suite', short_name: `prd-${uniq()}`, description: 'Analytics' });
     await createKb(t, ws, 'competitors', {
-      name: 'Rivalsoft', short_name: `cmp-${uniq()}`, domain: 'rivalsoft-nt.com', linkedin: 'https://www.linkedin.com/company/rivalsoft-nt',
+      name: 'Rivalsoft',
+      short_name: `cmp-${uniq()}`,
+      domain: 'rivalsoft-nt.com',
+      linkedin: 'https://www.linkedin.com/company/rivalsoft-nt',
     });
     const statuses = await ingestAndWait(t, ws, [
       websiteActivity('visited_page', `${url}/enterprise`),

@@ -14,14 +14,7 @@ import { ID_GENERATOR } from '../../src/shared/shared.module';
 import { unique } from '../support/kb-resources';
 import { startTestApp, TestApp, TestWorkspace } from '../support/test-app';
 import { waitFor } from '../support/wait';
-import {
-  activityProgress,
-  internalId,
-  killAllChildren,
-  startWorker,
-  stopWorker,
-  WorkerProcess,
-} from '../support/worker-process';
+import { activityProgress, internalId, killAllChildren, startWorker, stopWorker, WorkerProcess } from '../support/worker-process';
 
 jest.setTimeout(60_000);
 
@@ -85,7 +78,11 @@ async function status(t: TestApp, ws: TestWorkspace, activityId: string): Promis
 }
 
 async function waitDone(t: TestApp, ws: TestWorkspace, activityId: string): Promise<Record<string, unknown>> {
-  return waitFor(() => status(t, ws, activityId), (s) => s.status !== 'queued', { what: `${activityId} to finish` });
+  return waitFor(
+    () => status(t, ws, activityId),
+    (s) => s.status !== 'queued',
+    { what: `${activityId} to finish` },
+  );
 }
 
 /** Everything the pipeline writes for a workspace, to compare before and after repeated work. */
@@ -217,7 +214,11 @@ describe('idempotent steps (inline workers)', () => {
     const { ws, url } = await targetWorkspace(inline);
     const email = `race-${unique()}@acme.com`;
     // Three activities of one person, stored but never queued: only the calls below process them.
-    const jobs = await storeUnqueued(inline, ws, [visit(email, url, minute(30)), visit(email, url, minute(10)), visit(email, url, minute(20))]);
+    const jobs = await storeUnqueued(inline, ws, [
+      visit(email, url, minute(30)),
+      visit(email, url, minute(10)),
+      visit(email, url, minute(20)),
+    ]);
     const resolve = inline.app.get(ResolveStep);
     const enrich = inline.app.get(EnrichStep);
     const evaluate = inline.app.get(EvaluateStep);
@@ -289,7 +290,12 @@ describe('idempotent steps (inline workers)', () => {
     await producer.enqueue('evaluate', job, 'again3');
     await producer.enqueue('match', job, 'again4');
     await producer.enqueue('match', job, 'again4');
-    for (const [queue, suffix] of [['resolve', 'again1'], ['enrich', 'again2'], ['evaluate', 'again3'], ['match', 'again4']] as const) {
+    for (const [queue, suffix] of [
+      ['resolve', 'again1'],
+      ['enrich', 'again2'],
+      ['evaluate', 'again3'],
+      ['match', 'again4'],
+    ] as const) {
       await waitJobCompleted(inline, queue, `${accepted.id}-${suffix}`);
     }
     await waitJobCompleted(inline, 'resolve', accepted.id);
@@ -364,7 +370,11 @@ describe('idempotent steps (inline workers)', () => {
     const done = await waitDone(inline, ws, first.id);
     expect(done.status).toBe('processed');
     // Once no job of the workspace is left to run, any stray one has run too; the counts must still be one.
-    await waitFor(() => liveJobsOf(inline, ws), (live) => live.length === 0, { what: "the workspace's jobs to finish" });
+    await waitFor(
+      () => liveJobsOf(inline, ws),
+      (live) => live.length === 0,
+      { what: "the workspace's jobs to finish" },
+    );
     const after = await snapshot(inlineDb, ws);
     expect(after.activities).toHaveLength(1);
     expect(after.signals).toHaveLength(1);
@@ -461,7 +471,11 @@ describe('a job that ran out of attempts', () => {
 
     // The database is back; the activity has not moved, so the sweep must queue it again.
     expect(await inline.app.get(PipelineSweeper).sweep(0)).toBeGreaterThanOrEqual(1);
-    await waitFor(() => status(inline, ws, publicId), (s) => s.status !== 'queued', { timeoutMs: 8_000 }).catch(() => undefined);
+    await waitFor(
+      () => status(inline, ws, publicId),
+      (s) => s.status !== 'queued',
+      { timeoutMs: 8_000 },
+    ).catch(() => undefined);
     expect(await status(inline, ws, publicId)).toMatchObject({ status: 'processed', signal_id: expect.stringMatching(/^sig_/) });
   });
 });
@@ -506,9 +520,8 @@ describe('separate worker processes', () => {
 
   async function expectAllProcessedOnce(ws: TestWorkspace, count: number): Promise<void> {
     const workspaceId = internalId(ws.workspace_id);
-    const activities = (
-      await apiDb.query('SELECT id, stage, status, signal_id FROM activities WHERE workspace_id = $1', [workspaceId])
-    ).rows;
+    const activities = (await apiDb.query('SELECT id, stage, status, signal_id FROM activities WHERE workspace_id = $1', [workspaceId]))
+      .rows;
     expect(activities).toHaveLength(count);
     expect(activities.filter((a) => a.stage === 'done' && a.status === 'processed' && a.signal_id !== null)).toHaveLength(count);
     expect(new Set(activities.map((a) => a.signal_id)).size).toBe(count);

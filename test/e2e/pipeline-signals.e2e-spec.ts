@@ -39,15 +39,34 @@ const ATTRIBUTION = { type: 'paid', source: 'google', source_name: 'Google Ads',
 const SESSION = { id: 'sess-42', started_at: '2026-03-02T09:58:00Z', ended_at: '2026-03-02T10:05:00Z', duration_secs: 420 };
 const DEVICE = { browser: 'Chrome', browser_version: '126.0', os: 'macOS', os_version: '14.5', device_type: 'desktop', language: 'en-US' };
 const LOCATION = {
-  ip: '203.0.113.7', city: 'Berlin', state: 'Berlin', country: 'Germany', country_code: 'DE',
-  postal_code: '10115', timezone: 'Europe/Berlin', latitude: 52.52, longitude: 13.405,
+  ip: '203.0.113.7',
+  city: 'Berlin',
+  state: 'Berlin',
+  country: 'Germany',
+  country_code: 'DE',
+  postal_code: '10115',
+  timezone: 'Europe/Berlin',
+  latitude: 52.52,
+  longitude: 13.405,
 };
 const PAGE = {
-  visited_at: '2026-03-02T10:00:00Z', first_visited_at: '2026-02-20T08:00:00Z', last_visited_at: '2026-03-02T10:00:00Z',
-  time_spent_secs: 95, visit_count: 3, total_time_spent_secs: 240,
+  visited_at: '2026-03-02T10:00:00Z',
+  first_visited_at: '2026-02-20T08:00:00Z',
+  last_visited_at: '2026-03-02T10:00:00Z',
+  time_spent_secs: 95,
+  visit_count: 3,
+  total_time_spent_secs: 240,
 };
 const NO_CLICK_IDS = {
-  gclid: null, gbraid: null, wbraid: null, dclid: null, li_fat_id: null, msclkid: null, fbclid: null, ttclid: null, twclid: null,
+  gclid: null,
+  gbraid: null,
+  wbraid: null,
+  dclid: null,
+  li_fat_id: null,
+  msclkid: null,
+  fbclid: null,
+  ttclid: null,
+  twclid: null,
 };
 const NO_UTM = { source: '', medium: '', campaign: '', term: '', content: '' };
 
@@ -76,15 +95,21 @@ async function workspaceWithKb(): Promise<Kb> {
     createKb(t, ws, 'topics', { name: 'Data Privacy', short_name: `privacy-${u}`, description: 'GDPR and privacy tooling' }),
     createKb(t, ws, 'products', { name: 'Analytics Suite', short_name: `analytics-${u}`, description: 'Our analytics product' }),
     createKb(t, ws, 'competitors', {
-      name: 'Rivalsoft', short_name: `rival-${u}`, domain: rivalDomain,
-      linkedin: `https://www.linkedin.com/company/${rivalSlug}`, description: 'Main competitor',
+      name: 'Rivalsoft',
+      short_name: `rival-${u}`,
+      domain: rivalDomain,
+      linkedin: `https://www.linkedin.com/company/${rivalSlug}`,
+      description: 'Main competitor',
     }),
   ]);
   return { ws, host, page, form, topic, product, competitor, rivalDomain, rivalSlug };
 }
 
 const copied = (record: Record<string, any>) => ({
-  id: record.id, name: record.name, short_name: record.short_name, description: record.description,
+  id: record.id,
+  name: record.name,
+  short_name: record.short_name,
+  description: record.description,
 });
 
 interface TriggerCase {
@@ -100,11 +125,12 @@ const CASES: Array<{ type: 'website' | 'market' | 'linkedin' } & TriggerCase> = 
   {
     type: 'website',
     trigger: 'visited_page',
-    activity: (kb) => websiteActivity(
-      'visited_page',
-      `https://${kb.host.toUpperCase()}/pricing?utm_source=google&utm_medium=cpc&utm_campaign=spring&utm_term=crm&utm_content=ad1&gclid=G-1&fbclid=F-2&msclkid=M-3#plans`,
-      { attribution: ATTRIBUTION, ...websiteExtras },
-    ),
+    activity: (kb) =>
+      websiteActivity(
+        'visited_page',
+        `https://${kb.host.toUpperCase()}/pricing?utm_source=google&utm_medium=cpc&utm_campaign=spring&utm_term=crm&utm_content=ad1&gclid=G-1&fbclid=F-2&msclkid=M-3#plans`,
+        { attribution: ATTRIBUTION, ...websiteExtras },
+      ),
     expected: (kb, a) => ({
       trigger: 'visited_page',
       attribution: ATTRIBUTION,
@@ -138,7 +164,11 @@ const CASES: Array<{ type: 'website' | 'market' | 'linkedin' } & TriggerCase> = 
   {
     type: 'website',
     trigger: 'abandoned_form',
-    activity: (kb) => websiteActivity('abandoned_form', `http://${kb.host}/demo?li_fat_id=L-9&utm_campaign=q2`, { attribution: ATTRIBUTION, ...websiteExtras }),
+    activity: (kb) =>
+      websiteActivity('abandoned_form', `http://${kb.host}/demo?li_fat_id=L-9&utm_campaign=q2`, {
+        attribution: ATTRIBUTION,
+        ...websiteExtras,
+      }),
     expected: (kb, a) => ({
       trigger: 'abandoned_form',
       attribution: ATTRIBUTION,
@@ -155,101 +185,173 @@ const CASES: Array<{ type: 'website' | 'market' | 'linkedin' } & TriggerCase> = 
   {
     type: 'market',
     trigger: 'researched_topic',
-    activity: () => marketActivity('researched_topic', { topic: 'Data Privacy', company_website: 'https://www.buyer-corp.com' }, { attribution: ATTRIBUTION }),
-    expected: () => ({ trigger: 'researched_topic', attribution: ATTRIBUTION, topic: 'Data Privacy', company_website: 'https://www.buyer-corp.com' }),
+    activity: () =>
+      marketActivity(
+        'researched_topic',
+        { topic: 'Data Privacy', company_website: 'https://www.buyer-corp.com' },
+        { attribution: ATTRIBUTION },
+      ),
+    expected: () => ({
+      trigger: 'researched_topic',
+      attribution: ATTRIBUTION,
+      topic: 'Data Privacy',
+      company_website: 'https://www.buyer-corp.com',
+    }),
   },
   {
     type: 'market',
     trigger: 'explored_product',
-    activity: () => marketActivity('explored_product', { topic: 'Analytics Suite', company_website: 'buyer-corp.com' }, { attribution: ATTRIBUTION }),
-    expected: () => ({ trigger: 'explored_product', attribution: ATTRIBUTION, topic: 'Analytics Suite', company_website: 'buyer-corp.com' }),
+    activity: () =>
+      marketActivity('explored_product', { topic: 'Analytics Suite', company_website: 'buyer-corp.com' }, { attribution: ATTRIBUTION }),
+    expected: () => ({
+      trigger: 'explored_product',
+      attribution: ATTRIBUTION,
+      topic: 'Analytics Suite',
+      company_website: 'buyer-corp.com',
+    }),
   },
   {
     type: 'market',
     trigger: 'evaluated_competitor',
-    activity: (kb) => marketActivity('evaluated_competitor', { topic: 'CRM alternatives', company_website: `https://app.${kb.rivalDomain}/pricing` }, { attribution: ATTRIBUTION }),
+    activity: (kb) =>
+      marketActivity(
+        'evaluated_competitor',
+        { topic: 'CRM alternatives', company_website: `https://app.${kb.rivalDomain}/pricing` },
+        { attribution: ATTRIBUTION },
+      ),
     expected: (kb) => ({
-      trigger: 'evaluated_competitor', attribution: ATTRIBUTION, topic: 'CRM alternatives', company_website: `https://app.${kb.rivalDomain}/pricing`,
+      trigger: 'evaluated_competitor',
+      attribution: ATTRIBUTION,
+      topic: 'CRM alternatives',
+      company_website: `https://app.${kb.rivalDomain}/pricing`,
     }),
   },
   {
     type: 'linkedin',
     trigger: 'followed_page',
-    activity: (kb) => linkedinActivity('followed_page', { source: 'linkedin', url: `https://www.linkedin.com/company/${kb.rivalSlug}/`, company_name: 'Rivalsoft' }, { attribution: ATTRIBUTION }),
+    activity: (kb) =>
+      linkedinActivity(
+        'followed_page',
+        { source: 'linkedin', url: `https://www.linkedin.com/company/${kb.rivalSlug}/`, company_name: 'Rivalsoft' },
+        { attribution: ATTRIBUTION },
+      ),
     expected: (kb) => ({
-      trigger: 'followed_page', attribution: ATTRIBUTION, source: 'linkedin', url: `https://www.linkedin.com/company/${kb.rivalSlug}/`,
-      comment: '', reaction_type: '', company_name: 'Rivalsoft', post_title: '',
+      trigger: 'followed_page',
+      attribution: ATTRIBUTION,
+      source: 'linkedin',
+      url: `https://www.linkedin.com/company/${kb.rivalSlug}/`,
+      comment: '',
+      reaction_type: '',
+      company_name: 'Rivalsoft',
+      post_title: '',
     }),
   },
   {
     type: 'linkedin',
     trigger: 'commented_post',
-    activity: (kb) => linkedinActivity('commented_post', {
-      source: 'linkedin', url: `https://www.linkedin.com/company/${kb.rivalSlug}/posts/launch-day`,
-      comment: 'Looks great, how does it compare?', company_name: 'Rivalsoft', post_title: 'Launch day',
-    }, { attribution: ATTRIBUTION }),
+    activity: (kb) =>
+      linkedinActivity(
+        'commented_post',
+        {
+          source: 'linkedin',
+          url: `https://www.linkedin.com/company/${kb.rivalSlug}/posts/launch-day`,
+          comment: 'Looks great, how does it compare?',
+          company_name: 'Rivalsoft',
+          post_title: 'Launch day',
+        },
+        { attribution: ATTRIBUTION },
+      ),
     expected: (kb) => ({
-      trigger: 'commented_post', attribution: ATTRIBUTION, source: 'linkedin', url: `https://www.linkedin.com/company/${kb.rivalSlug}/posts/launch-day`,
-      comment: 'Looks great, how does it compare?', reaction_type: '', company_name: 'Rivalsoft', post_title: 'Launch day',
+      trigger: 'commented_post',
+      attribution: ATTRIBUTION,
+      source: 'linkedin',
+      url: `https://www.linkedin.com/company/${kb.rivalSlug}/posts/launch-day`,
+      comment: 'Looks great, how does it compare?',
+      reaction_type: '',
+      company_name: 'Rivalsoft',
+      post_title: 'Launch day',
     }),
   },
   {
     type: 'linkedin',
     trigger: 'reacted_post',
     // Matched by the company name alone: the URL is a feed post, not a company page.
-    activity: () => linkedinActivity('reacted_post', {
-      source: 'linkedin', url: 'https://www.linkedin.com/feed/update/urn:li:activity:7000000000000000000',
-      reaction_type: 'like', company_name: 'Rivalsoft', post_title: 'We are hiring',
-    }, { attribution: ATTRIBUTION }),
+    activity: () =>
+      linkedinActivity(
+        'reacted_post',
+        {
+          source: 'linkedin',
+          url: 'https://www.linkedin.com/feed/update/urn:li:activity:7000000000000000000',
+          reaction_type: 'like',
+          company_name: 'Rivalsoft',
+          post_title: 'We are hiring',
+        },
+        { attribution: ATTRIBUTION },
+      ),
     expected: () => ({
-      trigger: 'reacted_post', attribution: ATTRIBUTION, source: 'linkedin', url: 'https://www.linkedin.com/feed/update/urn:li:activity:7000000000000000000',
-      comment: '', reaction_type: 'like', company_name: 'Rivalsoft', post_title: 'We are hiring',
+      trigger: 'reacted_post',
+      attribution: ATTRIBUTION,
+      source: 'linkedin',
+      url: 'https://www.linkedin.com/feed/update/urn:li:activity:7000000000000000000',
+      comment: '',
+      reaction_type: 'like',
+      company_name: 'Rivalsoft',
+      post_title: 'We are hiring',
     }),
   },
 ];
 
 describe('every trigger with a matching knowledge-base record', () => {
-  it.each(CASES)('$type / $trigger: processed into a Signal carrying the activity and the matched record', async ({ type, trigger, activity, expected }) => {
-    const kb = await workspaceWithKb();
-    const raw = { ...activity(kb), occurred_at: '2026-03-02T10:00:00Z' };
-    const [status] = await ingestAndWait(t, kb.ws, [raw]);
-    expect(status).toEqual({
-      id: status.id,
-      status: 'processed',
-      signal_id: expect.stringMatching(/^sig_\d{19}$/),
-      buyer_id: expect.stringMatching(/^buy_\d{19}$/),
-      discard_reason: null,
-    });
+  it.each(CASES)(
+    '$type / $trigger: processed into a Signal carrying the activity and the matched record',
+    async ({ type, trigger, activity, expected }) => {
+      const kb = await workspaceWithKb();
+      const raw = { ...activity(kb), occurred_at: '2026-03-02T10:00:00Z' };
+      const [status] = await ingestAndWait(t, kb.ws, [raw]);
+      expect(status).toEqual({
+        id: status.id,
+        status: 'processed',
+        signal_id: expect.stringMatching(/^sig_\d{19}$/),
+        buyer_id: expect.stringMatching(/^buy_\d{19}$/),
+        discard_reason: null,
+      });
 
-    const signals = await listSignals(t, kb.ws);
-    expect(signals).toHaveLength(1);
-    expect(signals[0]).toEqual({
-      id: status.signal_id,
-      buyer_id: status.buyer_id,
-      type,
-      website: type === 'website' ? expected(kb, raw) : null,
-      market: type === 'market' ? expected(kb, raw) : null,
-      linkedin: type === 'linkedin' ? expected(kb, raw) : null,
-      captured_at: '2026-03-02T10:00:00Z',
-      created_at: expect.stringMatching(TIMESTAMP),
-      updated_at: expect.stringMatching(TIMESTAMP),
-    });
+      const signals = await listSignals(t, kb.ws);
+      expect(signals).toHaveLength(1);
+      expect(signals[0]).toEqual({
+        id: status.signal_id,
+        buyer_id: status.buyer_id,
+        type,
+        website: type === 'website' ? expected(kb, raw) : null,
+        market: type === 'market' ? expected(kb, raw) : null,
+        linkedin: type === 'linkedin' ? expected(kb, raw) : null,
+        captured_at: '2026-03-02T10:00:00Z',
+        created_at: expect.stringMatching(TIMESTAMP),
+        updated_at: expect.stringMatching(TIMESTAMP),
+      });
 
-    // The filters of the Signals list find it under its type and trigger.
-    expect((await listSignals(t, kb.ws, `type=${type}&trigger=${trigger}`)).map((s) => s.id)).toEqual([status.signal_id]);
+      // The filters of the Signals list find it under its type and trigger.
+      expect((await listSignals(t, kb.ws, `type=${type}&trigger=${trigger}`)).map((s) => s.id)).toEqual([status.signal_id]);
 
-    const buyer = await getBuyer(t, kb.ws, status.buyer_id!);
-    expect(buyer.signal_count).toEqual({ total: 1, website: 0, market: 0, linkedin: 0, [type]: 1 });
-    expect(buyer).toMatchObject({
-      first_signal_id: status.signal_id, first_signal_type: type, first_signal_trigger: trigger,
-      last_signal_id: status.signal_id, last_signal_type: type, last_signal_trigger: trigger,
-      attribution: ATTRIBUTION,
-    });
-  });
+      const buyer = await getBuyer(t, kb.ws, status.buyer_id!);
+      expect(buyer.signal_count).toEqual({ total: 1, website: 0, market: 0, linkedin: 0, [type]: 1 });
+      expect(buyer).toMatchObject({
+        first_signal_id: status.signal_id,
+        first_signal_type: type,
+        first_signal_trigger: trigger,
+        last_signal_id: status.signal_id,
+        last_signal_type: type,
+        last_signal_trigger: trigger,
+        attribution: ATTRIBUTION,
+      });
+    },
+  );
 
   it('fills absent website details with empty values of the documented types', async () => {
     const kb = await workspaceWithKb();
-    const [status] = await ingestAndWait(t, kb.ws, [websiteActivity('visited_page', `${kb.host}/pricing/`, { occurred_at: '2026-03-05T08:30:00Z' })]);
+    const [status] = await ingestAndWait(t, kb.ws, [
+      websiteActivity('visited_page', `${kb.host}/pricing/`, { occurred_at: '2026-03-05T08:30:00Z' }),
+    ]);
     expect(status.status).toBe('processed');
     const signal = await getSignal(t, kb.ws, status.signal_id!);
     expect(signal.website).toMatchObject({
@@ -281,8 +383,8 @@ describe('matching market and LinkedIn activity', () => {
     ]);
     expect(statusesOf(statuses)).toEqual(['processed', 'processed', 'processed', 'processed', 'discarded', 'discarded']);
     expect(statuses.slice(4).map((s) => s.discard_reason)).toEqual(['no_target_match', 'no_target_match']);
-    expect((await listSignals(t, kb.ws, 'type=market&trigger=researched_topic'))).toHaveLength(2);
-    expect((await listSignals(t, kb.ws, 'type=market&trigger=explored_product'))).toHaveLength(2);
+    expect(await listSignals(t, kb.ws, 'type=market&trigger=researched_topic')).toHaveLength(2);
+    expect(await listSignals(t, kb.ws, 'type=market&trigger=explored_product')).toHaveLength(2);
   });
 
   it('matches a Competitor by the domain of company_website: subdomains included, www. ignored, look-alikes not', async () => {
@@ -295,7 +397,11 @@ describe('matching market and LinkedIn activity', () => {
       `https://not${kb.rivalDomain}`,
       `https://${kb.rivalDomain}.evil.io`,
     ];
-    const statuses = await ingestAndWait(t, kb.ws, websites.map((w) => marketActivity('evaluated_competitor', { topic: 'x', company_website: w })));
+    const statuses = await ingestAndWait(
+      t,
+      kb.ws,
+      websites.map((w) => marketActivity('evaluated_competitor', { topic: 'x', company_website: w })),
+    );
     expect(statusesOf(statuses)).toEqual(['processed', 'processed', 'processed', 'processed', 'discarded', 'discarded']);
   });
 
@@ -321,7 +427,11 @@ describe('matching market and LinkedIn activity', () => {
       { url: `https://www.linkedin.com/company/${kb.rivalSlug}-labs` },
       { company_name: 'Rivalsoft Labs' },
     ];
-    const statuses = await ingestAndWait(t, kb.ws, cases.map((c, i) => linkedinActivity(triggers[i % 3], c)));
+    const statuses = await ingestAndWait(
+      t,
+      kb.ws,
+      cases.map((c, i) => linkedinActivity(triggers[i % 3], c)),
+    );
     expect(statusesOf(statuses)).toEqual(['processed', 'processed', 'processed', 'discarded', 'discarded', 'discarded']);
   });
 
@@ -379,13 +489,26 @@ describe('URL matching for Target Pages and Target Forms', () => {
       `https://${host}/Docs`,
       `https://${host}/Docs?utm_source=kb`,
     ];
-    const got = await outcome(ws, urls.map((url) => websiteActivity('visited_page', url)));
+    const got = await outcome(
+      ws,
+      urls.map((url) => websiteActivity('visited_page', url)),
+    );
     expect(got).toEqual([
-      pricing.id, pricing.id, pricing.id, pricing.id, pricing.id, pricing.id, pricing.id,
-      plans.id, plans.id,
-      features.id, features.id,
-      search.id, search.id,
-      docs.id, docs.id,
+      pricing.id,
+      pricing.id,
+      pricing.id,
+      pricing.id,
+      pricing.id,
+      pricing.id,
+      pricing.id,
+      plans.id,
+      plans.id,
+      features.id,
+      features.id,
+      search.id,
+      search.id,
+      docs.id,
+      docs.id,
     ]);
   });
 
@@ -402,7 +525,10 @@ describe('URL matching for Target Pages and Target Forms', () => {
       `https://${host}/search?a=1&b=3`,
       `https://${host.replace(/^www\./, 'shop.')}/pricing`,
     ];
-    const got = await outcome(ws, urls.map((url) => websiteActivity('visited_page', url)));
+    const got = await outcome(
+      ws,
+      urls.map((url) => websiteActivity('visited_page', url)),
+    );
     expect(got).toEqual(urls.map(() => 'no_target_match'));
   });
 

@@ -21,8 +21,25 @@ describe('seed bulk', () => {
 
   it('fills a workspace with varied, consistent Buyers and Signals that the API serves', async () => {
     const ws = await t.newWorkspace();
-    const icp = await t.http.post('/v1/kb/icps').set('Authorization', ws.auth).send({ name: 'Fintech', short_name: 'fin', description: 'Fintech' });
-    const out = oneJsonLine(await runCli(t.config.databaseUrl, 'seed', 'bulk', '--workspace', ws.workspace_id, '--buyers', '120', '--signals', '1500', '--days', '30'));
+    const icp = await t.http
+      .post('/v1/kb/icps')
+      .set('Authorization', ws.auth)
+      .send({ name: 'Fintech', short_name: 'fin', description: 'Fintech' });
+    const out = oneJsonLine(
+      await runCli(
+        t.config.databaseUrl,
+        'seed',
+        'bulk',
+        '--workspace',
+        ws.workspace_id,
+        '--buyers',
+        '120',
+        '--signals',
+        '1500',
+        '--days',
+        '30',
+      ),
+    );
     expect(out).toMatchObject({ workspace_id: ws.workspace_id, buyers: 120, signals: 1500, seconds: expect.any(Number) });
 
     const id = internal(ws.workspace_id);

@@ -43,7 +43,11 @@ describe('API shutdown on SIGTERM', () => {
     );
     const base = `http://127.0.0.1:${port}`;
     await waitFor(
-      () => fetch(`${base}/health/live`).then((r) => r.ok, () => false),
+      () =>
+        fetch(`${base}/health/live`).then(
+          (r) => r.ok,
+          () => false,
+        ),
       (up) => up,
       { timeoutMs: 20_000, intervalMs: 100, what: 'the API to answer /health/live' },
     );

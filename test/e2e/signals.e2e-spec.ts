@@ -102,7 +102,12 @@ function expectSignalShape(s: Signal): void {
         total_time_spent_secs: N(),
       },
     });
-    for (const value of [object.session.duration_secs, object.page.time_spent_secs, object.page.visit_count, object.page.total_time_spent_secs]) {
+    for (const value of [
+      object.session.duration_secs,
+      object.page.time_spent_secs,
+      object.page.visit_count,
+      object.page.total_time_spent_secs,
+    ]) {
       expect(Number.isInteger(value)).toBe(true);
     }
     expect(object.target_page.id === '' || /^tpg_\d{19}$/.test(object.target_page.id)).toBe(true);
@@ -124,8 +129,7 @@ function expectSignalShape(s: Signal): void {
 
 const get = (path: string, auth: string) => t.http.get(path).set('Authorization', auth);
 
-const qs = (pairs: [string, string][]): string =>
-  pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+const qs = (pairs: [string, string][]): string => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
 
 async function list(ws: TestWorkspace, query = '', auth = ws.auth): Promise<{ data: Signal[]; next_cursor: string | null }> {
   const res = await get(`/v1/signals${query ? `?${query}` : ''}`, auth);
@@ -138,7 +142,15 @@ async function list(ws: TestWorkspace, query = '', auth = ws.auth): Promise<{ da
 const idsOf = (signals: Signal[]): string[] => signals.map((s) => s.id as string);
 
 const order = (signals: InsertedSignal[], direction: 'asc' | 'desc'): string[] =>
-  [...signals].sort(byTimeThenId((s) => s.captured_at.getTime(), (s) => s.public_id, direction)).map((s) => s.public_id);
+  [...signals]
+    .sort(
+      byTimeThenId(
+        (s) => s.captured_at.getTime(),
+        (s) => s.public_id,
+        direction,
+      ),
+    )
+    .map((s) => s.public_id);
 
 /**
  * `count` Signals spread over `buyers` Buyers, every type and trigger, captured at one of `times`;
@@ -214,7 +226,17 @@ describe('GET /v1/signals: response shape', () => {
     const ws = await t.newWorkspace();
     const buyer = await insertBuyer(ds, ws.workspace_id);
     const allNull = websiteData('filled_form', '2025-03-01T00:00:00Z', {
-      click_ids: { gclid: null, gbraid: null, wbraid: null, dclid: null, li_fat_id: null, msclkid: null, fbclid: null, ttclid: null, twclid: null },
+      click_ids: {
+        gclid: null,
+        gbraid: null,
+        wbraid: null,
+        dclid: null,
+        li_fat_id: null,
+        msclkid: null,
+        fbclid: null,
+        ttclid: null,
+        twclid: null,
+      },
       utm: { source: '', medium: '', campaign: '', term: '', content: '' },
     });
     const allSet = websiteData('abandoned_form', '2025-03-02T00:00:00Z', {
@@ -230,8 +252,18 @@ describe('GET /v1/signals: response shape', () => {
         twclid: 'tw1',
       },
     });
-    await insertSignal(ds, ws.workspace_id, buyer.id, { type: 'website', trigger: 'filled_form', captured_at: '2025-03-01T00:00:00Z', data: allNull });
-    await insertSignal(ds, ws.workspace_id, buyer.id, { type: 'website', trigger: 'abandoned_form', captured_at: '2025-03-02T00:00:00Z', data: allSet });
+    await insertSignal(ds, ws.workspace_id, buyer.id, {
+      type: 'website',
+      trigger: 'filled_form',
+      captured_at: '2025-03-01T00:00:00Z',
+      data: allNull,
+    });
+    await insertSignal(ds, ws.workspace_id, buyer.id, {
+      type: 'website',
+      trigger: 'abandoned_form',
+      captured_at: '2025-03-02T00:00:00Z',
+      data: allSet,
+    });
     const { data } = await list(ws);
     expect(data.map((s) => s.website)).toEqual([allSet, allNull]);
     for (const s of data) expectSignalShape(s);
@@ -248,8 +280,18 @@ describe('GET /v1/signals: response shape', () => {
     const buyer = await insertBuyer(ds, ws.workspace_id);
     const market = marketData('evaluated_competitor', { topic: 'Spend control', company_website: 'rival.example' });
     const linkedin = linkedinData('commented_post', { comment: 'Useful', company_name: 'Rival', post_title: 'Launch' });
-    const m = await insertSignal(ds, ws.workspace_id, buyer.id, { type: 'market', trigger: 'evaluated_competitor', captured_at: '2025-03-03T00:00:00Z', data: market });
-    const l = await insertSignal(ds, ws.workspace_id, buyer.id, { type: 'linkedin', trigger: 'commented_post', captured_at: '2025-03-04T00:00:00Z', data: linkedin });
+    const m = await insertSignal(ds, ws.workspace_id, buyer.id, {
+      type: 'market',
+      trigger: 'evaluated_competitor',
+      captured_at: '2025-03-03T00:00:00Z',
+      data: market,
+    });
+    const l = await insertSignal(ds, ws.workspace_id, buyer.id, {
+      type: 'linkedin',
+      trigger: 'commented_post',
+      captured_at: '2025-03-04T00:00:00Z',
+      data: linkedin,
+    });
     const { data } = await list(ws);
     expect(data).toEqual([expectedSignal(l), expectedSignal(m)]);
     expect(data[0]).toMatchObject({ type: 'linkedin', website: null, market: null, linkedin });
@@ -260,7 +302,11 @@ describe('GET /v1/signals: response shape', () => {
   it('formats sub-second captured_at as YYYY-MM-DDTHH:mm:ssZ', async () => {
     const ws = await t.newWorkspace();
     const buyer = await insertBuyer(ds, ws.workspace_id);
-    await insertSignal(ds, ws.workspace_id, buyer.id, { type: 'market', trigger: 'explored_product', captured_at: '2025-04-04T04:04:04.321Z' });
+    await insertSignal(ds, ws.workspace_id, buyer.id, {
+      type: 'market',
+      trigger: 'explored_product',
+      captured_at: '2025-04-04T04:04:04.321Z',
+    });
     const { data } = await list(ws);
     expect(data[0].captured_at).toBe('2025-04-04T04:04:04Z');
     expect(data[0].created_at).toBe('2025-04-04T04:04:04Z');
@@ -319,19 +365,36 @@ describe('GET /v1/signals: filters combine with AND', () => {
   ];
   const at = (s: string) => new Date(s).getTime();
 
-  type Case = [string, (ctx: { buyer: string; otherBuyer: string }) => [string, string][], (s: InsertedSignal, ctx: { buyer: string; otherBuyer: string }) => boolean];
+  type Case = [
+    string,
+    (ctx: { buyer: string; otherBuyer: string }) => [string, string][],
+    (s: InsertedSignal, ctx: { buyer: string; otherBuyer: string }) => boolean,
+  ];
   const cases: Case[] = [
     ['buyer_id', (c) => [['buyer_id', c.buyer]], (s, c) => s.buyer_public_id === c.buyer],
     ['type=website', () => [['type', 'website']], (s) => s.type === 'website'],
     ['type=market', () => [['type', 'market']], (s) => s.type === 'market'],
     ['type=linkedin', () => [['type', 'linkedin']], (s) => s.type === 'linkedin'],
     ...SIGNAL_TYPES.flatMap((type) =>
-      TRIGGERS[type].map(
-        (trigger): Case => [`type=${type}&trigger=${trigger}`, () => [['type', type], ['trigger', trigger]], (s) => s.trigger === trigger],
-      ),
+      TRIGGERS[type].map((trigger): Case => [
+        `type=${type}&trigger=${trigger}`,
+        () => [
+          ['type', type],
+          ['trigger', trigger],
+        ],
+        (s) => s.trigger === trigger,
+      ]),
     ),
-    ['captured_after (inclusive)', () => [['captured_after', '2025-07-01T12:00:00Z']], (s) => s.captured_at.getTime() >= at('2025-07-01T12:00:00Z')],
-    ['captured_before (exclusive)', () => [['captured_before', '2025-07-01T12:00:00Z']], (s) => s.captured_at.getTime() < at('2025-07-01T12:00:00Z')],
+    [
+      'captured_after (inclusive)',
+      () => [['captured_after', '2025-07-01T12:00:00Z']],
+      (s) => s.captured_at.getTime() >= at('2025-07-01T12:00:00Z'),
+    ],
+    [
+      'captured_before (exclusive)',
+      () => [['captured_before', '2025-07-01T12:00:00Z']],
+      (s) => s.captured_at.getTime() < at('2025-07-01T12:00:00Z'),
+    ],
     [
       'captured_after and captured_before',
       () => [
@@ -348,7 +411,14 @@ describe('GET /v1/signals: filters combine with AND', () => {
       ],
       () => false,
     ],
-    ['buyer_id and type', (c) => [['buyer_id', c.otherBuyer], ['type', 'market']], (s, c) => s.buyer_public_id === c.otherBuyer && s.type === 'market'],
+    [
+      'buyer_id and type',
+      (c) => [
+        ['buyer_id', c.otherBuyer],
+        ['type', 'market'],
+      ],
+      (s, c) => s.buyer_public_id === c.otherBuyer && s.type === 'market',
+    ],
     [
       'buyer_id, type, trigger and both bounds',
       (c) => [
@@ -393,7 +463,8 @@ describe('GET /v1/signals: filters combine with AND', () => {
   it('includes a Signal captured exactly at captured_after and excludes one exactly at captured_before', async () => {
     const ws = await t.newWorkspace();
     const buyer = await insertBuyer(ds, ws.workspace_id);
-    const mk = (captured_at: string) => insertSignal(ds, ws.workspace_id, buyer.id, { type: 'linkedin', trigger: 'followed_page', captured_at });
+    const mk = (captured_at: string) =>
+      insertSignal(ds, ws.workspace_id, buyer.id, { type: 'linkedin', trigger: 'followed_page', captured_at });
     const before = await mk('2025-08-01T09:59:59Z');
     const atStart = await mk('2025-08-01T10:00:00Z');
     const inside = await mk('2025-08-01T10:30:00Z');
@@ -410,7 +481,13 @@ describe('GET /v1/signals: filters combine with AND', () => {
     const other = await t.newWorkspace();
     await dataset(ws, 10, ['2025-01-01T00:00:00Z'], 1, 6);
     const { buyers: foreign } = await dataset(other, 10, ['2025-01-01T00:00:00Z'], 1, 7);
-    for (const id of [formatId('buy_', ids.next()), 'buy_0000000000000000001', 'buy_9223372036854775807', 'buy_99999999999999999999999', foreign[0].public_id]) {
+    for (const id of [
+      formatId('buy_', ids.next()),
+      'buy_0000000000000000001',
+      'buy_9223372036854775807',
+      'buy_99999999999999999999999',
+      foreign[0].public_id,
+    ]) {
       const res = await get(`/v1/signals?${qs([['buyer_id', id]])}`, ws.auth);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ data: [], pagination: { next_cursor: null } });
@@ -495,8 +572,19 @@ describe('GET /v1/signals: invalid query parameters', () => {
     const { signals } = await dataset(ws, 60, ['2025-01-01T00:00:00Z'], 1, 9);
     for (const type of SIGNAL_TYPES) {
       for (const trigger of TRIGGERS[type]) {
-        const res = await list(ws, qs([['type', type], ['trigger', trigger]]));
-        expect(idsOf(res.data)).toEqual(order(signals.filter((s) => s.trigger === trigger), 'desc'));
+        const res = await list(
+          ws,
+          qs([
+            ['type', type],
+            ['trigger', trigger],
+          ]),
+        );
+        expect(idsOf(res.data)).toEqual(
+          order(
+            signals.filter((s) => s.trigger === trigger),
+            'desc',
+          ),
+        );
         for (const s of res.data) expect(s[type].trigger).toBe(trigger);
       }
     }
@@ -516,7 +604,13 @@ describe('GET /v1/signals: limit and pagination', () => {
     const big = await list(ws, 'limit=1000');
     expect(idsOf(big.data)).toEqual(expected.slice(0, 1000));
     expect(typeof big.next_cursor).toBe('string');
-    const last = await list(ws, qs([['limit', '1000'], ['cursor', big.next_cursor as string]]));
+    const last = await list(
+      ws,
+      qs([
+        ['limit', '1000'],
+        ['cursor', big.next_cursor as string],
+      ]),
+    );
     expect(idsOf(last.data)).toEqual(expected.slice(1000));
     expect(last.next_cursor).toBeNull();
   });
@@ -554,25 +648,42 @@ describe('GET /v1/signals: limit and pagination', () => {
 
   it.each([
     ['type=website', { type: 'website' }, (s: InsertedSignal) => s.type === 'website'],
-    ['type=market&trigger=explored_product, ascending', { type: 'market', trigger: 'explored_product', sort_order: 'asc' }, (s: InsertedSignal) => s.trigger === 'explored_product'],
-    ['captured window', { captured_after: '2025-09-09T09:00:00Z', captured_before: '2025-09-10T00:00:00Z' }, (s: InsertedSignal) => s.captured_at.getTime() >= Date.parse('2025-09-09T09:00:00Z') && s.captured_at.getTime() < Date.parse('2025-09-10T00:00:00Z')],
-  ] as [string, Record<string, string>, (s: InsertedSignal) => boolean][])('walks a filtered list (%s) with ties, each matching Signal once', async (_name, query, keep) => {
-    const ws = await t.newWorkspace();
-    const times = ['2025-09-09T09:00:00.000Z', '2025-09-09T09:00:00.500Z', '2025-09-10T00:00:00.000Z', '2025-09-01T00:00:00.000Z'];
-    const { signals } = await dataset(ws, 150, times, 3, 14);
-    const wanted = signals.filter(keep);
-    expect(wanted.length).toBeGreaterThan(5);
-    expect(wanted.length).toBeLessThan(signals.length);
-    const walked = await walkList<Signal>(t.http, ws.auth, '/v1/signals', query, [3, 11, 1]);
-    expect(idsOf(walked.items)).toEqual(order(wanted, (query.sort_order as 'asc' | undefined) ?? 'desc'));
-  });
+    [
+      'type=market&trigger=explored_product, ascending',
+      { type: 'market', trigger: 'explored_product', sort_order: 'asc' },
+      (s: InsertedSignal) => s.trigger === 'explored_product',
+    ],
+    [
+      'captured window',
+      { captured_after: '2025-09-09T09:00:00Z', captured_before: '2025-09-10T00:00:00Z' },
+      (s: InsertedSignal) =>
+        s.captured_at.getTime() >= Date.parse('2025-09-09T09:00:00Z') && s.captured_at.getTime() < Date.parse('2025-09-10T00:00:00Z'),
+    ],
+  ] as [string, Record<string, string>, (s: InsertedSignal) => boolean][])(
+    'walks a filtered list (%s) with ties, each matching Signal once',
+    async (_name, query, keep) => {
+      const ws = await t.newWorkspace();
+      const times = ['2025-09-09T09:00:00.000Z', '2025-09-09T09:00:00.500Z', '2025-09-10T00:00:00.000Z', '2025-09-01T00:00:00.000Z'];
+      const { signals } = await dataset(ws, 150, times, 3, 14);
+      const wanted = signals.filter(keep);
+      expect(wanted.length).toBeGreaterThan(5);
+      expect(wanted.length).toBeLessThan(signals.length);
+      const walked = await walkList<Signal>(t.http, ws.auth, '/v1/signals', query, [3, 11, 1]);
+      expect(idsOf(walked.items)).toEqual(order(wanted, (query.sort_order as 'asc' | undefined) ?? 'desc'));
+    },
+  );
 
   it('walks one Buyer’s Signals with buyer_id kept on every page', async () => {
     const ws = await t.newWorkspace();
     const { buyers, signals } = await dataset(ws, 120, ['2025-10-01T00:00:00Z', '2025-10-02T00:00:00Z'], 3, 15);
     for (const buyer of buyers) {
       const walked = await walkList<Signal>(t.http, ws.auth, '/v1/signals', { buyer_id: buyer.public_id }, [5, 2]);
-      expect(idsOf(walked.items)).toEqual(order(signals.filter((s) => s.buyer_id === buyer.id), 'desc'));
+      expect(idsOf(walked.items)).toEqual(
+        order(
+          signals.filter((s) => s.buyer_id === buyer.id),
+          'desc',
+        ),
+      );
       for (const s of walked.items) expect(s.buyer_id).toBe(buyer.public_id);
     }
   });
@@ -610,7 +721,8 @@ describe('GET /v1/signals: cursors', () => {
   }
 
   const without = (base: [string, string][], name: string) => base.filter(([k]) => k !== name);
-  const replace = (base: [string, string][], name: string, value: string) => base.map(([k, v]): [string, string] => [k, k === name ? value : v]);
+  const replace = (base: [string, string][], name: string, value: string) =>
+    base.map(([k, v]): [string, string] => [k, k === name ? value : v]);
 
   it('is accepted with the same filters and sort, and any limit', async () => {
     const { ws, base, wanted, cursor } = await setup();
@@ -641,7 +753,10 @@ describe('GET /v1/signals: cursors', () => {
   it('is invalid_cursor when type alone is changed or removed', async () => {
     const ws = await t.newWorkspace();
     const { signals } = await dataset(ws, 40, ['2025-11-05T00:00:00Z', '2025-11-06T00:00:00Z'], 2, 22);
-    const websites = order(signals.filter((s) => s.type === 'website'), 'desc');
+    const websites = order(
+      signals.filter((s) => s.type === 'website'),
+      'desc',
+    );
     expect(websites.length).toBeGreaterThan(2);
     const first = await list(ws, 'type=website&limit=1');
     expect(idsOf(first.data)).toEqual(websites.slice(0, 1));
@@ -650,7 +765,13 @@ describe('GET /v1/signals: cursors', () => {
     for (const params of [[['type', 'market']], [['type', 'linkedin']], []] as [string, string][][]) {
       expectError(await get(`/v1/signals?${qs([...params, ['cursor', cursor]])}`, ws.auth), 400, 'invalid_cursor', 'cursor');
     }
-    const rest = await list(ws, qs([['type', 'website'], ['cursor', cursor]]));
+    const rest = await list(
+      ws,
+      qs([
+        ['type', 'website'],
+        ['cursor', cursor],
+      ]),
+    );
     expect(idsOf(rest.data)).toEqual(websites.slice(1));
   });
 
@@ -661,7 +782,12 @@ describe('GET /v1/signals: cursors', () => {
     expectError(await get(`/v1/buyers?${qs([['cursor', plain.next_cursor as string]])}`, ws.auth), 400, 'invalid_cursor', 'cursor');
     const buyersPage = await get('/v1/buyers?limit=1', ws.auth);
     expect(typeof buyersPage.body.pagination.next_cursor).toBe('string');
-    expectError(await get(`/v1/signals?${qs([['cursor', buyersPage.body.pagination.next_cursor]])}`, ws.auth), 400, 'invalid_cursor', 'cursor');
+    expectError(
+      await get(`/v1/signals?${qs([['cursor', buyersPage.body.pagination.next_cursor]])}`, ws.auth),
+      400,
+      'invalid_cursor',
+      'cursor',
+    );
   });
 
   it('is invalid_cursor in another workspace', async () => {

@@ -114,9 +114,10 @@ const VOLATILE_HEADERS = new Set(['date', 'x-request-id', 'content-length', 'eta
  * (with their values, where those are stable).
  */
 function observable(res: Response): Json {
-  const body = res.body && typeof res.body === 'object' && res.body.error
-    ? { ...res.body, error: { ...res.body.error, request_id: '<request_id>' } }
-    : res.body;
+  const body =
+    res.body && typeof res.body === 'object' && res.body.error
+      ? { ...res.body, error: { ...res.body.error, request_id: '<request_id>' } }
+      : res.body;
   const headers: Json = {};
   for (const [name, value] of Object.entries(res.headers)) {
     if (name === 'x-ratelimit-remaining' || name === 'x-ratelimit-reset') headers[name] = '<present>';
@@ -178,7 +179,9 @@ async function snapshotOfA(): Promise<Json> {
       KB_CASES.map(async (c): Promise<[string, Json]> => {
         const [list, records] = await Promise.all([
           walkAll(`/v1/kb/${c.path}`, A.auth),
-          Promise.all(a.kb[c.path].map(async (record): Promise<[string, Json]> => [record.id, await answer(`/v1/kb/${c.path}/${record.id}`)])),
+          Promise.all(
+            a.kb[c.path].map(async (record): Promise<[string, Json]> => [record.id, await answer(`/v1/kb/${c.path}/${record.id}`)]),
+          ),
         ]);
         return [c.path, { list, records: entries(records) }];
       }),
@@ -296,7 +299,12 @@ const LIST_ENDPOINTS: ListEndpoint[] = [
     bHasRows: true,
   },
   { name: 'GET /v1/signals', path: '/v1/signals', query: () => ({}), bHasRows: true },
-  { name: 'GET /v1/signals?sort_by=captured_at&sort_order=asc', path: '/v1/signals', query: () => ({ sort_by: 'captured_at', sort_order: 'asc' }), bHasRows: true },
+  {
+    name: 'GET /v1/signals?sort_by=captured_at&sort_order=asc',
+    path: '/v1/signals',
+    query: () => ({ sort_by: 'captured_at', sort_order: 'asc' }),
+    bHasRows: true,
+  },
   { name: 'GET /v1/signals?buyer_id={A buyer}', path: '/v1/signals', query: () => ({ buyer_id: a.busyBuyerId }), bHasRows: false },
   { name: 'GET /v1/signals?type=website', path: '/v1/signals', query: () => ({ type: 'website' }), bHasRows: true },
   {
@@ -348,24 +356,50 @@ beforeAll(async () => {
   const lostExternalId = `ext-${uniq()}`;
   const activities: RawActivity[] = [
     // The busy Buyer: two website Signals, a market Signal and a LinkedIn Signal.
-    websiteActivity('visited_page', targetUrl, { identity: { email: sharedEmail }, external_id: sharedExternalId, occurred_at: '2026-03-01T10:00:00Z' }),
-    websiteActivity('visited_page', `${targetUrl}?utm_source=news`, { identity: { email: sharedEmail }, occurred_at: '2026-03-02T10:00:00Z' }),
+    websiteActivity('visited_page', targetUrl, {
+      identity: { email: sharedEmail },
+      external_id: sharedExternalId,
+      occurred_at: '2026-03-01T10:00:00Z',
+    }),
+    websiteActivity('visited_page', `${targetUrl}?utm_source=news`, {
+      identity: { email: sharedEmail },
+      occurred_at: '2026-03-02T10:00:00Z',
+    }),
     marketActivity('researched_topic', { topic: topicName }, { identity: { email: sharedEmail }, occurred_at: '2026-03-03T10:00:00Z' }),
-    linkedinActivity('reacted_post', { company_name: competitor.name, reaction_type: 'like' }, { identity: { email: sharedEmail }, occurred_at: '2026-03-04T10:00:00Z' }),
+    linkedinActivity(
+      'reacted_post',
+      { company_name: competitor.name, reaction_type: 'like' },
+      { identity: { email: sharedEmail }, occurred_at: '2026-03-04T10:00:00Z' },
+    ),
     // Two more Buyers.
-    marketActivity('evaluated_competitor', { company_website: competitor.domain }, { identity: { email: second }, occurred_at: '2026-03-05T10:00:00Z' }),
+    marketActivity(
+      'evaluated_competitor',
+      { company_website: competitor.domain },
+      { identity: { email: second }, occurred_at: '2026-03-05T10:00:00Z' },
+    ),
     websiteActivity('visited_page', kb['target-pages'][1].url, { identity: { email: second }, occurred_at: '2026-03-06T10:00:00Z' }),
     websiteActivity('visited_page', targetUrl, { identity: { email: third }, occurred_at: '2026-03-07T10:00:00Z' }),
     // Discarded, for each reason.
-    websiteActivity('visited_page', `https://www.nowhere-${uniq()}.com/page`, { identity: { email: lostEmail }, external_id: lostExternalId }),
+    websiteActivity('visited_page', `https://www.nowhere-${uniq()}.com/page`, {
+      identity: { email: lostEmail },
+      external_id: lostExternalId,
+    }),
     websiteActivity('visited_page', targetUrl, { identity: { email: `someone.${uniq()}@${exclusionDomain}` } }),
     websiteActivity('visited_page', targetUrl, { identity: { linkedin: 'not a url' } }),
   ];
   const statuses = await ingestAndWait(t, A, activities, 20_000);
   const reasons = statuses.map((s) => s.discard_reason ?? s.status);
   expect(reasons).toEqual([
-    'processed', 'processed', 'processed', 'processed', 'processed', 'processed', 'processed',
-    'no_target_match', 'excluded_company', 'unresolved_identity',
+    'processed',
+    'processed',
+    'processed',
+    'processed',
+    'processed',
+    'processed',
+    'processed',
+    'no_target_match',
+    'excluded_company',
+    'unresolved_identity',
   ]);
   const busyBuyerId = statuses[0].buyer_id!;
   const buyerIds = [...new Set(statuses.map((s) => s.buyer_id).filter((id): id is string => id !== null))];
@@ -488,7 +522,11 @@ describe('B ingests activities that overlap with A (external id, email, URLs, ex
     const bTarget = b.kb['target-pages'].url as string;
     const activities: RawActivity[] = [
       // Same external id and same person as A's first activity, on B's own Target Page.
-      websiteActivity('visited_page', bTarget, { identity: { email: a.sharedEmail }, external_id: a.sharedExternalId, occurred_at: '2026-03-01T10:00:00Z' }),
+      websiteActivity('visited_page', bTarget, {
+        identity: { email: a.sharedEmail },
+        external_id: a.sharedExternalId,
+        occurred_at: '2026-03-01T10:00:00Z',
+      }),
       // A second B Signal of that person.
       websiteActivity('visited_page', bTarget, { identity: { email: a.sharedEmail }, occurred_at: '2026-03-08T10:00:00Z' }),
       // A company that is excluded in A only.
@@ -505,7 +543,11 @@ describe('B ingests activities that overlap with A (external id, email, URLs, ex
 
     const bStatuses = await waitForActivities(t, B, ids, 20_000);
     expect(bStatuses.map((s) => s.discard_reason ?? s.status)).toEqual([
-      'processed', 'processed', 'processed', 'no_target_match', 'no_target_match',
+      'processed',
+      'processed',
+      'processed',
+      'no_target_match',
+      'no_target_match',
     ]);
     const [first, secondSignal, excludedInA] = bStatuses;
     // Same email, different workspace: a different Buyer, and Signals A does not have.
@@ -551,7 +593,7 @@ describe('B ingests activities that overlap with A (external id, email, URLs, ex
   });
 });
 
-describe.each(B_KEYS)('by-id endpoints with $label: A\'s ids are answered exactly like missing ids', ({ auth, scope }) => {
+describe.each(B_KEYS)("by-id endpoints with $label: A's ids are answered exactly like missing ids", ({ auth, scope }) => {
   test.each(BY_ID_ENDPOINTS.map((e) => [e.name, e] as const))('%s', async (_name, endpoint) => {
     const refused = scope === 'read' && endpoint.writes;
     for (const id of endpoint.aIds()) {
@@ -596,7 +638,9 @@ describe.each(B_KEYS)("list endpoints with $label: B's lists never contain A's d
     const seen = idsIn(pages.items);
     const aIds = [
       A.workspace_id,
-      ...Object.values(a.kb).flat().map((r) => r.id as string),
+      ...Object.values(a.kb)
+        .flat()
+        .map((r) => r.id as string),
       ...a.buyerIds,
       ...a.signalIds,
       ...a.activities.map((x) => x.id),

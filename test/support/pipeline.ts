@@ -89,7 +89,10 @@ export function hemsOf(address: string): Array<{ type: string; value: string }> 
 }
 
 export function postActivities(t: TestApp, auth: string, body: unknown) {
-  return t.http.post('/ingest/v1/activities').set('Authorization', auth).send(body as object);
+  return t.http
+    .post('/ingest/v1/activities')
+    .set('Authorization', auth)
+    .send(body as object);
 }
 
 /** Ingests the activities (all must be accepted) and returns their `act_` ids in order. */
@@ -115,12 +118,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Polls the status of every id until none is `queued`; returns the statuses in the order of `ids`.
  * Fails with the still-queued ids when `timeoutMs` passes.
  */
-export async function waitForActivities(
-  t: TestApp,
-  ws: TestWorkspace,
-  ids: string[],
-  timeoutMs = 15_000,
-): Promise<ActivityStatus[]> {
+export async function waitForActivities(t: TestApp, ws: TestWorkspace, ids: string[], timeoutMs = 15_000): Promise<ActivityStatus[]> {
   const done = new Map<string, ActivityStatus>();
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -136,7 +134,12 @@ export async function waitForActivities(
 }
 
 /** Ingests and waits: the final statuses, in order. */
-export async function ingestAndWait(t: TestApp, ws: TestWorkspace, activities: RawActivity[], timeoutMs?: number): Promise<ActivityStatus[]> {
+export async function ingestAndWait(
+  t: TestApp,
+  ws: TestWorkspace,
+  activities: RawActivity[],
+  timeoutMs?: number,
+): Promise<ActivityStatus[]> {
   return waitForActivities(t, ws, await ingest(t, ws, activities), timeoutMs);
 }
 
@@ -147,7 +150,13 @@ export async function createKb(t: TestApp, ws: TestWorkspace, path: string, body
   return res.body;
 }
 
-export async function patchKb(t: TestApp, ws: TestWorkspace, path: string, id: string, body: Record<string, unknown>): Promise<Record<string, any>> {
+export async function patchKb(
+  t: TestApp,
+  ws: TestWorkspace,
+  path: string,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<Record<string, any>> {
   const res = await t.http.patch(`/v1/kb/${path}/${id}`).set('Authorization', ws.auth).send(body);
   if (res.status !== 200) throw new Error(`PATCH /v1/kb/${path}/${id}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;

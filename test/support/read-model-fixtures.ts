@@ -280,7 +280,12 @@ export function websiteData(trigger = 'visited_page', at: Instant = '2026-01-15T
 /** A complete `market` Signal object. */
 export function marketData(trigger = 'researched_topic', over: Record<string, unknown> = {}) {
   return deepMerge(
-    { trigger, attribution: attributionOf({ type: 'intent', source: 'bombora', source_name: 'Bombora', source_logo: '' }), topic: 'Expense management', company_website: 'rival.example' },
+    {
+      trigger,
+      attribution: attributionOf({ type: 'intent', source: 'bombora', source_name: 'Bombora', source_logo: '' }),
+      topic: 'Expense management',
+      company_website: 'rival.example',
+    },
     over,
   );
 }
@@ -380,11 +385,7 @@ function buyerRecord(workspaceId: string, o: BuyerOverrides): BuyerRecord {
 }
 
 /** Inserts many Buyers in one statement; results in input order. */
-export async function insertBuyers(
-  ds: DataSource,
-  workspacePublicId: string,
-  overrides: BuyerOverrides[],
-): Promise<InsertedBuyer[]> {
+export async function insertBuyers(ds: DataSource, workspacePublicId: string, overrides: BuyerOverrides[]): Promise<InsertedBuyer[]> {
   if (overrides.length === 0) return [];
   const workspaceId = workspaceInternalId(workspacePublicId);
   const records = overrides.map((o) => buyerRecord(workspaceId, o));
@@ -413,21 +414,13 @@ export async function insertBuyers(
 }
 
 /** Inserts one Buyer with complete contact/company objects; unspecified fields take neutral defaults. */
-export async function insertBuyer(
-  ds: DataSource,
-  workspacePublicId: string,
-  overrides: BuyerOverrides = {},
-): Promise<InsertedBuyer> {
+export async function insertBuyer(ds: DataSource, workspacePublicId: string, overrides: BuyerOverrides = {}): Promise<InsertedBuyer> {
   const [buyer] = await insertBuyers(ds, workspacePublicId, [overrides]);
   return buyer;
 }
 
 /** Inserts many Signals in one statement (any Buyers of the workspace); results in input order. */
-export async function insertSignals(
-  ds: DataSource,
-  workspacePublicId: string,
-  inputs: BulkSignalInput[],
-): Promise<InsertedSignal[]> {
+export async function insertSignals(ds: DataSource, workspacePublicId: string, inputs: BulkSignalInput[]): Promise<InsertedSignal[]> {
   if (inputs.length === 0) return [];
   const workspaceId = workspaceInternalId(workspacePublicId);
   const signals: InsertedSignal[] = inputs.map((input) => {

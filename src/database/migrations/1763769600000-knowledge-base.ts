@@ -54,9 +54,7 @@ export class KnowledgeBase1763769600000 implements MigrationInterface {
         `CREATE UNIQUE INDEX ${table}_short_name_active ON ${table} (workspace_id, short_name) WHERE deleted_at IS NULL`,
       );
       // Serves the list order (created_at desc, id desc) by keyset.
-      await queryRunner.query(
-        `CREATE INDEX ${table}_list ON ${table} (workspace_id, created_at DESC, id DESC) WHERE deleted_at IS NULL`,
-      );
+      await queryRunner.query(`CREATE INDEX ${table}_list ON ${table} (workspace_id, created_at DESC, id DESC) WHERE deleted_at IS NULL`);
     }
   }
 

@@ -39,9 +39,7 @@ export class Pipeline1763942400000 implements MigrationInterface {
 
     // Match looks Target Pages and Forms up by canonical URL.
     for (const table of ['target_pages', 'target_forms']) {
-      await queryRunner.query(
-        `CREATE INDEX ${table}_canonical_url ON ${table} (workspace_id, canonical_url) WHERE deleted_at IS NULL`,
-      );
+      await queryRunner.query(`CREATE INDEX ${table}_canonical_url ON ${table} (workspace_id, canonical_url) WHERE deleted_at IS NULL`);
     }
 
     await queryRunner.query(`ALTER TABLE signals ADD COLUMN activity_id bigint, ADD COLUMN matched json`);

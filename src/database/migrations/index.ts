@@ -5,4 +5,10 @@ import { BuyerUpdatesInPlace1764028800000 } from './1764028800000-buyer-updates-
 import { ActivityUpdatesInPlace1764115200000 } from './1764115200000-activity-updates-in-place';
 
 /** Every migration, oldest first. Listed explicitly so the same list works from src/ and dist/. */
-export const migrations = [KnowledgeBase1763769600000, BuyersSignals1763856000000, Pipeline1763942400000, BuyerUpdatesInPlace1764028800000, ActivityUpdatesInPlace1764115200000];
+export const migrations = [
+  KnowledgeBase1763769600000,
+  BuyersSignals1763856000000,
+  Pipeline1763942400000,
+  BuyerUpdatesInPlace1764028800000,
+  ActivityUpdatesInPlace1764115200000,
+];

@@ -73,7 +73,11 @@ export class ActivitiesController {
       properties: {
         data: {
           type: 'array',
-          items: { type: 'object', required: ['id', 'status'], properties: { id: ACTIVITY_ID, status: { type: 'string', enum: ['queued', 'duplicate'] } } },
+          items: {
+            type: 'object',
+            required: ['id', 'status'],
+            properties: { id: ACTIVITY_ID, status: { type: 'string', enum: ['queued', 'duplicate'] } },
+          },
         },
       },
     },

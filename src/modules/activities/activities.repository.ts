@@ -18,11 +18,29 @@ const ACTIVITY_COLUMNS =
 export type ActivityChanges = Partial<
   Pick<
     ActivityEntity,
-    'stage' | 'status' | 'discard_reason' | 'person_key' | 'identity' | 'contact_info' | 'company_info' | 'evaluation' | 'buyer_id' | 'signal_id'
+    | 'stage'
+    | 'status'
+    | 'discard_reason'
+    | 'person_key'
+    | 'identity'
+    | 'contact_info'
+    | 'company_info'
+    | 'evaluation'
+    | 'buyer_id'
+    | 'signal_id'
   >
 >;
 const CHANGEABLE = new Set<string>([
-  'stage', 'status', 'discard_reason', 'person_key', 'identity', 'contact_info', 'company_info', 'evaluation', 'buyer_id', 'signal_id',
+  'stage',
+  'status',
+  'discard_reason',
+  'person_key',
+  'identity',
+  'contact_info',
+  'company_info',
+  'evaluation',
+  'buyer_id',
+  'signal_id',
 ]);
 const JSON_COLUMNS = new Set<string>(['identity', 'contact_info', 'company_info', 'evaluation']);
 const BIGINT_COLUMNS = new Set<string>(['buyer_id', 'signal_id']);
@@ -62,7 +80,12 @@ export function advanceManySql(
   const workspace = params.bind('workspace', move.workspaceId);
   const from = params.bind('from', move.from);
   const now = params.bind('now', move.now);
-  const arrays = [`${params.bind('activities.id', rows.map((row) => row.id))}::bigint[]`];
+  const arrays = [
+    `${params.bind(
+      'activities.id',
+      rows.map((row) => row.id),
+    )}::bigint[]`,
+  ];
   const names = ['id'];
   const sets = [`updated_at = ${now}`];
   for (const column of columns) {
@@ -241,7 +264,12 @@ export class ActivitiesRepository {
       const { workspaceId, from, changes } = members[0].key;
       const now = new Date(Math.max(...members.map(({ key }) => key.now.getTime())));
       const params = new SqlParams();
-      const update = advanceManySql(params, { workspaceId, from, now }, Object.keys(changes).sort(), members.map(({ key }) => key));
+      const update = advanceManySql(
+        params,
+        { workspaceId, from, now },
+        Object.keys(changes).sort(),
+        members.map(({ key }) => key),
+      );
       const { rows } = await preparedQuery<{ id: string }>(this.dataSource.manager, update, params.values);
       const done = new Set(rows.map((row) => String(row.id)));
       for (const { key, index } of members) moved[index] = done.has(key.id);

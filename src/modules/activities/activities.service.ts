@@ -40,7 +40,10 @@ export class ActivitiesService {
     const inserted = await this.activities.insertBatch(ctx, batch, this.clock.now());
 
     const skipped = batch.filter((a) => !inserted.has(a.id));
-    const existing = await this.activities.idsByExternalId(ctx, skipped.map((a) => a.input.external_id!));
+    const existing = await this.activities.idsByExternalId(
+      ctx,
+      skipped.map((a) => a.input.external_id!),
+    );
     const data = batch.map((a) =>
       inserted.has(a.id)
         ? { id: formatId(ID_PREFIXES.activity, a.id), status: 'queued' as const }

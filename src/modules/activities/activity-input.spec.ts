@@ -28,8 +28,20 @@ describe('validateActivityBatch', () => {
     const out = validateActivityBatch({
       activities: [
         website({ external_id: ' ext-1 ', attribution: { source: 'google' } }),
-        { type: 'market', trigger: 'researched_topic', occurred_at: '2026-11-20T10:00:00.250Z', identity: { hem: { type: 'sha256', value: 'a'.repeat(64) } }, market: { topic: 'Intent data' } },
-        { type: 'linkedin', trigger: 'followed_page', occurred_at: '2026-11-20T10:00:00Z', identity: { linkedin: 'https://www.linkedin.com/in/ana' }, linkedin: { url: 'https://www.linkedin.com/company/rival' } },
+        {
+          type: 'market',
+          trigger: 'researched_topic',
+          occurred_at: '2026-11-20T10:00:00.250Z',
+          identity: { hem: { type: 'sha256', value: 'a'.repeat(64) } },
+          market: { topic: 'Intent data' },
+        },
+        {
+          type: 'linkedin',
+          trigger: 'followed_page',
+          occurred_at: '2026-11-20T10:00:00Z',
+          identity: { linkedin: 'https://www.linkedin.com/in/ana' },
+          linkedin: { url: 'https://www.linkedin.com/company/rival' },
+        },
       ],
     });
     expect(out).toHaveLength(3);
@@ -67,9 +79,18 @@ describe('validateActivityBatch', () => {
     [{ activities: [website({ attribution: { source: 3 } })] }, 'activities[0].attribution.source'],
     [{ activities: [website({ external_id: '' })] }, 'activities[0].external_id'],
     [{ activities: [website({ external_id: 'x'.repeat(201) })] }, 'activities[0].external_id'],
-    [{ activities: [{ ...website(), type: 'market', trigger: 'researched_topic', website: undefined, market: {} }] }, 'activities[0].market.topic'],
-    [{ activities: [{ ...website(), type: 'market', trigger: 'evaluated_competitor', website: undefined, market: { topic: 'x' } }] }, 'activities[0].market.company_website'],
-    [{ activities: [{ ...website(), type: 'linkedin', trigger: 'reacted_post', website: undefined, linkedin: { comment: 'hi' } }] }, 'activities[0].linkedin'],
+    [
+      { activities: [{ ...website(), type: 'market', trigger: 'researched_topic', website: undefined, market: {} }] },
+      'activities[0].market.topic',
+    ],
+    [
+      { activities: [{ ...website(), type: 'market', trigger: 'evaluated_competitor', website: undefined, market: { topic: 'x' } }] },
+      'activities[0].market.company_website',
+    ],
+    [
+      { activities: [{ ...website(), type: 'linkedin', trigger: 'reacted_post', website: undefined, linkedin: { comment: 'hi' } }] },
+      'activities[0].linkedin',
+    ],
     [{ activities: [website({ identity: { email: 'a\u0000b@example.com' } })] }, 'activities[0].identity.email'],
   ])('rejects %j with param %s', (body, expected) => {
     expect(param(body)).toBe(expected);

@@ -30,12 +30,30 @@ export interface ActivityInput {
   contact?: Record<string, unknown>;
   company?: Record<string, unknown>;
   attribution?: Record<string, string>;
-  website?: { url: string; session?: Record<string, unknown>; device?: Record<string, unknown>; location?: Record<string, unknown>; page?: Record<string, unknown> };
+  website?: {
+    url: string;
+    session?: Record<string, unknown>;
+    device?: Record<string, unknown>;
+    location?: Record<string, unknown>;
+    page?: Record<string, unknown>;
+  };
   market?: { topic: string; company_website: string };
   linkedin?: Record<string, string>;
 }
 
-const ACTIVITY_KEYS = ['external_id', 'type', 'trigger', 'occurred_at', 'identity', 'contact', 'company', 'attribution', 'website', 'market', 'linkedin'];
+const ACTIVITY_KEYS = [
+  'external_id',
+  'type',
+  'trigger',
+  'occurred_at',
+  'identity',
+  'contact',
+  'company',
+  'attribution',
+  'website',
+  'market',
+  'linkedin',
+];
 const IDENTITY_KEYS = ['email', 'hem', 'linkedin', 'ip'];
 const ATTRIBUTION_KEYS = ['type', 'source', 'source_name', 'source_logo'];
 const WEBSITE_KEYS = ['url', 'session', 'device', 'location', 'page'];

@@ -44,7 +44,12 @@ describe('conform', () => {
 
 describe('mergeKnown', () => {
   it('lets the upper layer win only where it has a value', () => {
-    const provider = conform(companyInfoTemplate(), { name: 'Acme Inc', employee_count: 500, industries: ['Software'], location: { city: 'Berlin' } });
+    const provider = conform(companyInfoTemplate(), {
+      name: 'Acme Inc',
+      employee_count: 500,
+      industries: ['Software'],
+      location: { city: 'Berlin' },
+    });
     const hints = conform(companyInfoTemplate(), { name: 'Acme', location: { country: 'Germany' } });
     const merged = mergeKnown(provider, hints);
     expect(merged.name).toBe('Acme');

@@ -45,8 +45,13 @@ export type CompanyInfo = ReturnType<typeof companyInfoTemplate>;
 export type { Hem } from '../../shared/domain/identity';
 
 const INTEGER_FIELDS = new Set([
-  'employee_count', 'founded_year', 'linkedin_followers',
-  'duration_secs', 'time_spent_secs', 'visit_count', 'total_time_spent_secs',
+  'employee_count',
+  'founded_year',
+  'linkedin_followers',
+  'duration_secs',
+  'time_spent_secs',
+  'visit_count',
+  'total_time_spent_secs',
 ]);
 /** Numbers that may be negative; every other number is a count or amount. */
 const SIGNED_FIELDS = new Set(['latitude', 'longitude']);
@@ -63,7 +68,12 @@ function normalizeTimestamp(text: string): string {
 
 function conformValue(template: unknown, value: unknown, key: string): unknown {
   if (Array.isArray(template)) {
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean) : template;
+    return Array.isArray(value)
+      ? value
+          .filter((v): v is string => typeof v === 'string')
+          .map((v) => v.trim())
+          .filter(Boolean)
+      : template;
   }
   if (template !== null && typeof template === 'object') return conform(template as Record<string, unknown>, value);
   if (typeof template === 'string') {

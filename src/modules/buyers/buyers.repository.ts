@@ -58,7 +58,9 @@ export class BuyersRepository {
     }
     const keyset = keysetSql('b', 'created_at', filter.order, after, limit, params);
     if (keyset.where) conditions.push(keyset.where);
-    return (await preparedQuery<BuyerRow>(this.dataSource.manager, `${BUYER_SELECT} WHERE ${conditions.join(' AND ')} ${keyset.tail}`, params)).rows;
+    return (
+      await preparedQuery<BuyerRow>(this.dataSource.manager, `${BUYER_SELECT} WHERE ${conditions.join(' AND ')} ${keyset.tail}`, params)
+    ).rows;
   }
 
   async findOne(ctx: WorkspaceContext, id: string): Promise<BuyerRow | null> {

@@ -61,7 +61,11 @@ export class DirectoryImportService {
     for await (const { line, value } of ndjsonLines(path)) {
       const emailField = value.email;
       const email = normalizeEmail(
-        typeof emailField === 'string' ? emailField : typeof (emailField as { work?: unknown })?.work === 'string' ? (emailField as { work: string }).work : '',
+        typeof emailField === 'string'
+          ? emailField
+          : typeof (emailField as { work?: unknown })?.work === 'string'
+            ? (emailField as { work: string }).work
+            : '',
       );
       if (!email) throw new DirectoryImportError(`${path}:${line}: a person needs a valid email`);
       const social = (value.social ?? {}) as { linkedin?: unknown };
@@ -72,7 +76,10 @@ export class DirectoryImportService {
       const data = {
         ...rest,
         email: { work: email, is_valid: true },
-        social: { ...(typeof rest.social === 'object' && rest.social ? rest.social : {}), ...(linkedin ? { linkedin: `https://www.${linkedin}` } : {}) },
+        social: {
+          ...(typeof rest.social === 'object' && rest.social ? rest.social : {}),
+          ...(linkedin ? { linkedin: `https://www.${linkedin}` } : {}),
+        },
       };
       batch.push({ email, linkedin, company_domain: companyDomain, data });
       if (batch.length >= BATCH) {

@@ -36,10 +36,7 @@ export class HealthController {
   async ready(@Res() res: Response): Promise<void> {
     const redis = await this.redisUp();
     try {
-      const result = await this.health.check([
-        () => this.database.pingCheck('database', { timeout: 2_000 }),
-        () => this.migrations(),
-      ]);
+      const result = await this.health.check([() => this.database.pingCheck('database', { timeout: 2_000 }), () => this.migrations()]);
       res.status(HttpStatus.OK).json({ ...result, redis: this.redisReport(redis) });
     } catch (error) {
       const body = (error as { getResponse?: () => object }).getResponse?.() ?? { status: 'error' };

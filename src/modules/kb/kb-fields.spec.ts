@@ -327,16 +327,13 @@ describe('validateKbInput: Competitor and Exclusion company fields', () => {
     expect(out.logo).toBe('https://cdn.acme.com/logo.png');
   });
 
-  it.each([
-    'https://www.linkedin.com/in/jane',
-    'https://acme.com/company/acme',
-    'linkedin',
-    'https://www.linkedin.com/company/',
-    'acme',
-  ])('rejects the linkedin value %s', (linkedin) => {
-    expectRejected(competitor.create, { ...COMPETITOR_BODY, linkedin }, 'linkedin');
-    expectRejected(exclusion.update, { linkedin }, 'linkedin');
-  });
+  it.each(['https://www.linkedin.com/in/jane', 'https://acme.com/company/acme', 'linkedin', 'https://www.linkedin.com/company/', 'acme'])(
+    'rejects the linkedin value %s',
+    (linkedin) => {
+      expectRejected(competitor.create, { ...COMPETITOR_BODY, linkedin }, 'linkedin');
+      expectRejected(exclusion.update, { linkedin }, 'linkedin');
+    },
+  );
 
   it.each(['cdn.acme.com/logo.png', 'ftp://acme.com/logo.png', 'javascript:alert(1)', '/logo.png', 'logo', 'data:image/png;base64,AAAA'])(
     'rejects the logo value %s',

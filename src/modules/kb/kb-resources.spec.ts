@@ -23,7 +23,12 @@ describe('KB_RESOURCES', () => {
     const profile = { name: 'required', short_name: 'required', description: 'required' };
     const page = { name: 'required', short_name: 'required', url: 'required', description: 'required' };
     const company = (description: string) => ({
-      name: 'required', short_name: 'required', domain: 'required', linkedin: 'clearable', logo: 'clearable', description,
+      name: 'required',
+      short_name: 'required',
+      domain: 'required',
+      linkedin: 'clearable',
+      logo: 'clearable',
+      description,
     });
     const declared = Object.fromEntries(
       KB_RESOURCES.map((resource) => [
@@ -49,7 +54,10 @@ describe('KB_RESOURCES', () => {
 
   it('gives each resource its own path, id prefix, entity and service class', () => {
     for (const key of ['path', 'idPrefix', 'entity', 'service'] as const) {
-      expect({ key, distinct: new Set(KB_RESOURCES.map((resource) => resource[key])).size }).toEqual({ key, distinct: KB_RESOURCES.length });
+      expect({ key, distinct: new Set(KB_RESOURCES.map((resource) => resource[key])).size }).toEqual({
+        key,
+        distinct: KB_RESOURCES.length,
+      });
     }
   });
 

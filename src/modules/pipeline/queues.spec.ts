@@ -1,7 +1,8 @@
 import { carriedWith, isPipelineJob, passOf, PipelineJob, pipelineJobId } from './queues';
 
 const identity = { personKey: 'email:ann@acme.com', email: 'ann@acme.com', linkedin: '', hems: [] };
-const job = (carried?: unknown): PipelineJob => ({ workspaceId: '7', activityId: '42', ...(carried === undefined ? {} : { carried }) }) as PipelineJob;
+const job = (carried?: unknown): PipelineJob =>
+  ({ workspaceId: '7', activityId: '42', ...(carried === undefined ? {} : { carried }) }) as PipelineJob;
 
 describe('pipeline jobs', () => {
   it('accept ids with or without carried findings, and nothing else as carried', () => {

@@ -35,9 +35,12 @@ export interface Carried {
 export function isPipelineJob(data: unknown): data is PipelineJob {
   const job = data as PipelineJob;
   return (
-    typeof job === 'object' && job !== null &&
-    typeof job.workspaceId === 'string' && /^[0-9]{1,19}$/.test(job.workspaceId) &&
-    typeof job.activityId === 'string' && /^[0-9]{1,19}$/.test(job.activityId) &&
+    typeof job === 'object' &&
+    job !== null &&
+    typeof job.workspaceId === 'string' &&
+    /^[0-9]{1,19}$/.test(job.workspaceId) &&
+    typeof job.activityId === 'string' &&
+    /^[0-9]{1,19}$/.test(job.activityId) &&
     (job.carried === undefined || isPlainObject(job.carried))
   );
 }

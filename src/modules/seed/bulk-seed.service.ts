@@ -6,15 +6,144 @@ import { ID_PREFIXES, parseId } from '../../shared/domain/ids';
 import { OperationError } from '../workspaces/workspaces.service';
 import { CREATE_BUYER_POOL, INSERT_BUYERS, INSERT_SIGNALS, REFRESH_BUYER_SUMMARIES } from './bulk-seed.sql';
 
-const FIRST_NAMES = ['Ana', 'Ben', 'Chloe', 'David', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kira', 'Liam', 'Maya', 'Noah', 'Olga', 'Pablo', 'Quinn', 'Rosa', 'Sven', 'Tara', 'Umar', 'Vera', 'Wei', 'Yara', 'Zoe'];
-const LAST_NAMES = ['Andersen', 'Becker', 'Costa', 'Dubois', 'Evans', 'Fischer', 'Garcia', 'Hansen', 'Ivanova', 'Jensen', 'Kim', 'Lopez', 'Meyer', 'Nakamura', 'Okafor', 'Petrov', 'Rossi', 'Schmidt', 'Tanaka', 'Novak', 'Walsh', 'Yilmaz', 'Zhang'];
-const TITLES = ['CFO', 'VP Finance', 'Finance Director', 'CTO', 'VP Engineering', 'Head of Engineering', 'Chief Revenue Officer', 'VP Sales', 'Sales Manager', 'CMO', 'Marketing Manager', 'Head of Operations', 'Software Engineer', 'Product Manager', 'Controller'];
-const COMPANY_STEMS = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark', 'Wayne', 'Tyrell', 'Cyberdyne', 'Soylent', 'Vandelay', 'Wonka', 'Aperture', 'Massive', 'Northwind', 'Contoso', 'Fabrikam', 'Tailspin', 'Litware', 'Proseware'];
+const FIRST_NAMES = [
+  'Ana',
+  'Ben',
+  'Chloe',
+  'David',
+  'Elena',
+  'Farid',
+  'Grace',
+  'Hiro',
+  'Ines',
+  'Jonas',
+  'Kira',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Olga',
+  'Pablo',
+  'Quinn',
+  'Rosa',
+  'Sven',
+  'Tara',
+  'Umar',
+  'Vera',
+  'Wei',
+  'Yara',
+  'Zoe',
+];
+const LAST_NAMES = [
+  'Andersen',
+  'Becker',
+  'Costa',
+  'Dubois',
+  'Evans',
+  'Fischer',
+  'Garcia',
+  'Hansen',
+  'Ivanova',
+  'Jensen',
+  'Kim',
+  'Lopez',
+  'Meyer',
+  'Nakamura',
+  'Okafor',
+  'Petrov',
+  'Rossi',
+  'Schmidt',
+  'Tanaka',
+  'Novak',
+  'Walsh',
+  'Yilmaz',
+  'Zhang',
+];
+const TITLES = [
+  'CFO',
+  'VP Finance',
+  'Finance Director',
+  'CTO',
+  'VP Engineering',
+  'Head of Engineering',
+  'Chief Revenue Officer',
+  'VP Sales',
+  'Sales Manager',
+  'CMO',
+  'Marketing Manager',
+  'Head of Operations',
+  'Software Engineer',
+  'Product Manager',
+  'Controller',
+];
+const COMPANY_STEMS = [
+  'Acme',
+  'Globex',
+  'Initech',
+  'Umbrella',
+  'Hooli',
+  'Stark',
+  'Wayne',
+  'Tyrell',
+  'Cyberdyne',
+  'Soylent',
+  'Vandelay',
+  'Wonka',
+  'Aperture',
+  'Massive',
+  'Northwind',
+  'Contoso',
+  'Fabrikam',
+  'Tailspin',
+  'Litware',
+  'Proseware',
+];
 const COMPANY_SUFFIXES = ['Labs', 'Systems', 'Analytics', 'Cloud', 'Health', 'Capital', 'Logistics', 'Software', 'Networks', 'Insurance'];
-const INDUSTRIES = ['Financial Services', 'Insurance', 'Computer Software', 'Computer and Network Security', 'Hospital & Health Care', 'Logistics and Supply Chain', 'Retail', 'Telecommunications', 'Marketing and Advertising', 'Higher Education'];
-const COUNTRIES = ['United States', 'United Kingdom', 'Germany', 'France', 'Netherlands', 'Ireland', 'Canada', 'Spain', 'Sweden', 'Australia'];
-const PATHS = ['/pricing', '/demo', '/features', '/integrations', '/security', '/customers', '/blog/buyer-intent', '/contact', '/careers', '/docs/api'];
-const TOPICS = ['Buyer intent data', 'Revenue operations', 'Account-based marketing', 'Sales intelligence', 'Data enrichment', 'Lead scoring', 'CRM hygiene', 'Pipeline forecasting'];
+const INDUSTRIES = [
+  'Financial Services',
+  'Insurance',
+  'Computer Software',
+  'Computer and Network Security',
+  'Hospital & Health Care',
+  'Logistics and Supply Chain',
+  'Retail',
+  'Telecommunications',
+  'Marketing and Advertising',
+  'Higher Education',
+];
+const COUNTRIES = [
+  'United States',
+  'United Kingdom',
+  'Germany',
+  'France',
+  'Netherlands',
+  'Ireland',
+  'Canada',
+  'Spain',
+  'Sweden',
+  'Australia',
+];
+const PATHS = [
+  '/pricing',
+  '/demo',
+  '/features',
+  '/integrations',
+  '/security',
+  '/customers',
+  '/blog/buyer-intent',
+  '/contact',
+  '/careers',
+  '/docs/api',
+];
+const TOPICS = [
+  'Buyer intent data',
+  'Revenue operations',
+  'Account-based marketing',
+  'Sales intelligence',
+  'Data enrichment',
+  'Lead scoring',
+  'CRM hygiene',
+  'Pipeline forecasting',
+];
 const SOURCES = ['google', 'linkedin', 'newsletter', 'g2', 'direct', 'partner'];
 
 const BATCH = 50_000;
@@ -55,8 +184,19 @@ export class BulkSeedService {
       const run = randomBytes(4).toString('hex');
       const buyers = await this.inBatches(runners, 'buyers', request.buyers, onProgress, (insert, count, batch) =>
         insert(INSERT_BUYERS, [
-          workspaceId, count, `${run}:${batch}`, days, FIRST_NAMES, LAST_NAMES, TITLES, COMPANY_STEMS,
-          COMPANY_SUFFIXES, INDUSTRIES, COUNTRIES, icps, personas,
+          workspaceId,
+          count,
+          `${run}:${batch}`,
+          days,
+          FIRST_NAMES,
+          LAST_NAMES,
+          TITLES,
+          COMPANY_STEMS,
+          COMPANY_SUFFIXES,
+          INDUSTRIES,
+          COUNTRIES,
+          icps,
+          personas,
         ]),
       );
       let signals = 0;
@@ -85,9 +225,13 @@ export class BulkSeedService {
   private async checkRequest(request: BulkSeedRequest): Promise<string> {
     const parsed = parseId(ID_PREFIXES.workspace, request.workspaceId);
     const workspaceId = parsed.kind === 'ok' ? parsed.value : null;
-    const found: unknown[] = workspaceId === null ? [] : await this.dataSource.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId]);
+    const found: unknown[] =
+      workspaceId === null ? [] : await this.dataSource.query('SELECT 1 FROM workspaces WHERE id = $1', [workspaceId]);
     if (workspaceId === null || found.length === 0) throw new OperationError(`No workspace ${String(request.workspaceId)}`);
-    for (const [name, value] of [['buyers', request.buyers], ['signals', request.signals]] as const) {
+    for (const [name, value] of [
+      ['buyers', request.buyers],
+      ['signals', request.signals],
+    ] as const) {
       if (!Number.isInteger(value) || value < 0 || value > 50_000_000) {
         throw new OperationError(`--${name} must be a whole number up to 50,000,000`);
       }

@@ -6,9 +6,24 @@ import { formatTimestamp } from '../../shared/domain/clock';
  * following competitors.
  */
 
-export const INDUSTRIES = ['Financial Services', 'Insurance', 'Computer Software', 'Retail', 'Hospital & Health Care', 'Logistics and Supply Chain'];
+export const INDUSTRIES = [
+  'Financial Services',
+  'Insurance',
+  'Computer Software',
+  'Retail',
+  'Hospital & Health Care',
+  'Logistics and Supply Chain',
+];
 export const COUNTRIES = ['Germany', 'France', 'United Kingdom', 'United States', 'Netherlands', 'Spain'];
-export const TITLES = ['CFO', 'VP Finance', 'CTO', 'Head of Engineering', 'Software Engineer', 'Chief Revenue Officer', 'Marketing Manager'];
+export const TITLES = [
+  'CFO',
+  'VP Finance',
+  'CTO',
+  'Head of Engineering',
+  'Software Engineer',
+  'Chief Revenue Officer',
+  'Marketing Manager',
+];
 const FIRST = ['Ana', 'Ben', 'Chloe', 'David', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kira', 'Liam'];
 const LAST = ['Becker', 'Costa', 'Dubois', 'Evans', 'Garcia', 'Hansen', 'Kim', 'Lopez', 'Meyer', 'Rossi'];
 
@@ -20,18 +35,60 @@ export interface KbSeed {
 /** A demo knowledge base of `scale` × the base counts (scale 1: a few of each). */
 export function demoKnowledgeBase(scale = 1): KbSeed[] {
   const kb: KbSeed[] = [
-    { resource: 'icps', body: { name: 'EU fintech', short_name: 'eu-fintech', description: 'Fintech and insurance companies. Industries: Financial Services, Insurance. Employees: 50-1000. Countries: Germany, France, Netherlands.' } },
-    { resource: 'icps', body: { name: 'UK software', short_name: 'uk-software', description: 'B2B software companies with 100 to 2,000 employees in the UK or Ireland' } },
-    { resource: 'personas', body: { name: 'Finance leader', short_name: 'finance-leader', description: 'Titles: CFO, VP Finance, Finance Director. Function: Finance. Seniority: C-level, VP, Director.' } },
-    { resource: 'personas', body: { name: 'Engineering leader', short_name: 'eng-leader', description: 'Heads of engineering or CTOs at growing startups' } },
-    { resource: 'exclusions', body: { name: 'Existing customer', short_name: 'customer-1', domain: 'company401.com', description: 'Already a customer' } },
+    {
+      resource: 'icps',
+      body: {
+        name: 'EU fintech',
+        short_name: 'eu-fintech',
+        description:
+          'Fintech and insurance companies. Industries: Financial Services, Insurance. Employees: 50-1000. Countries: Germany, France, Netherlands.',
+      },
+    },
+    {
+      resource: 'icps',
+      body: {
+        name: 'UK software',
+        short_name: 'uk-software',
+        description: 'B2B software companies with 100 to 2,000 employees in the UK or Ireland',
+      },
+    },
+    {
+      resource: 'personas',
+      body: {
+        name: 'Finance leader',
+        short_name: 'finance-leader',
+        description: 'Titles: CFO, VP Finance, Finance Director. Function: Finance. Seniority: C-level, VP, Director.',
+      },
+    },
+    {
+      resource: 'personas',
+      body: { name: 'Engineering leader', short_name: 'eng-leader', description: 'Heads of engineering or CTOs at growing startups' },
+    },
+    {
+      resource: 'exclusions',
+      body: { name: 'Existing customer', short_name: 'customer-1', domain: 'company401.com', description: 'Already a customer' },
+    },
   ];
   for (let i = 0; i < 10 * scale; i++) {
-    kb.push({ resource: 'target-pages', body: { name: `Page ${i}`, short_name: `page-${i}`, url: `www.example.com/page-${i}`, description: 'Visits signal buying intent' } });
-    kb.push({ resource: 'competitors', body: { name: `Rival ${i}`, short_name: `rival-${i}`, domain: `rival${i}.com`, linkedin: `https://www.linkedin.com/company/rival${i}` } });
+    kb.push({
+      resource: 'target-pages',
+      body: { name: `Page ${i}`, short_name: `page-${i}`, url: `www.example.com/page-${i}`, description: 'Visits signal buying intent' },
+    });
+    kb.push({
+      resource: 'competitors',
+      body: {
+        name: `Rival ${i}`,
+        short_name: `rival-${i}`,
+        domain: `rival${i}.com`,
+        linkedin: `https://www.linkedin.com/company/rival${i}`,
+      },
+    });
   }
   for (let i = 0; i < 5 * scale; i++) {
-    kb.push({ resource: 'target-forms', body: { name: `Form ${i}`, short_name: `form-${i}`, url: `www.example.com/forms-${i}`, description: 'A submission is a hand-raise' } });
+    kb.push({
+      resource: 'target-forms',
+      body: { name: `Form ${i}`, short_name: `form-${i}`, url: `www.example.com/forms-${i}`, description: 'A submission is a hand-raise' },
+    });
     kb.push({ resource: 'topics', body: { name: `Topic ${i}`, short_name: `topic-${i}`, description: 'A subject buyers research' } });
     kb.push({ resource: 'products', body: { name: `Product ${i}`, short_name: `product-${i}`, description: 'What we sell' } });
   }
@@ -49,8 +106,13 @@ export function demoActivity(i: number, total: number, run: string): Record<stri
   const common = {
     external_id: `demo-${run}-${i}`,
     occurred_at: formatTimestamp(new Date(Date.now() - (i % 100_000) * 60_000)),
-    identity: { email: `${FIRST[person % FIRST.length].toLowerCase()}.${LAST[person % LAST.length].toLowerCase()}${person}@company${company}.com` },
-    contact: { name: { first: FIRST[person % FIRST.length], last: LAST[person % LAST.length] }, role: { title: TITLES[person % TITLES.length] } },
+    identity: {
+      email: `${FIRST[person % FIRST.length].toLowerCase()}.${LAST[person % LAST.length].toLowerCase()}${person}@company${company}.com`,
+    },
+    contact: {
+      name: { first: FIRST[person % FIRST.length], last: LAST[person % LAST.length] },
+      role: { title: TITLES[person % TITLES.length] },
+    },
     company: {
       name: `Company ${company}`,
       website: `https://company${company}.com`,
@@ -77,8 +139,18 @@ export function demoActivity(i: number, total: number, run: string): Record<stri
     case 3:
       return { ...common, type: 'market', trigger: 'researched_topic', market: { topic: `Topic ${i % 6}`, company_website: '' } };
     case 4:
-      return { ...common, type: 'market', trigger: 'evaluated_competitor', market: { topic: '', company_website: `https://rival${i % 12}.com` } };
+      return {
+        ...common,
+        type: 'market',
+        trigger: 'evaluated_competitor',
+        market: { topic: '', company_website: `https://rival${i % 12}.com` },
+      };
     default:
-      return { ...common, type: 'linkedin', trigger: 'reacted_post', linkedin: { url: `https://www.linkedin.com/company/rival${i % 12}`, reaction_type: 'like' } };
+      return {
+        ...common,
+        type: 'linkedin',
+        trigger: 'reacted_post',
+        linkedin: { url: `https://www.linkedin.com/company/rival${i % 12}`, reaction_type: 'like' },
+      };
   }
 }

@@ -4,12 +4,7 @@ import type { SchemaObject } from '@nestjs/swagger';
 import { AppError } from '../../shared/application/app-error';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { ID_PREFIXES } from '../../shared/domain/ids';
-import {
-  enumParser,
-  keysetListQueryPipe,
-  prefixedIdParser,
-  timestampParser,
-} from '../../shared/interface/http/list-query.pipe';
+import { enumParser, keysetListQueryPipe, prefixedIdParser, timestampParser } from '../../shared/interface/http/list-query.pipe';
 import {
   ApiErrors,
   ApiKeyAuth,
@@ -67,7 +62,10 @@ const SIGNAL_SCHEMA: SchemaObject = {
         session: { type: 'object', description: '`id`, `started_at`, `ended_at`, `duration_secs`' },
         device: strings('browser', 'browser_version', 'os', 'os_version', 'device_type', 'language'),
         location: { type: 'object', description: 'ip, city, state, country, country_code, postal_code, timezone, latitude, longitude' },
-        page: { type: 'object', description: 'visited_at, first_visited_at, last_visited_at, time_spent_secs, visit_count, total_time_spent_secs' },
+        page: {
+          type: 'object',
+          description: 'visited_at, first_visited_at, last_visited_at, time_spent_secs, visit_count, total_time_spent_secs',
+        },
       },
     },
     market: {
@@ -102,7 +100,12 @@ export class SignalsController {
   @ApiQuery(CURSOR_QUERY)
   @ApiQuery({ name: 'buyer_id', required: false, schema: { type: 'string', pattern: '^buy_' } })
   @ApiQuery({ name: 'type', required: false, schema: { type: 'string', enum: SIGNAL_TYPES } })
-  @ApiQuery({ name: 'trigger', required: false, description: 'A trigger of the given `type`; requires `type`', schema: { type: 'string', enum: ALL_TRIGGERS } })
+  @ApiQuery({
+    name: 'trigger',
+    required: false,
+    description: 'A trigger of the given `type`; requires `type`',
+    schema: { type: 'string', enum: ALL_TRIGGERS },
+  })
   @ApiQuery({ name: 'captured_after', required: false, description: '`captured_at >= value`', schema: TIMESTAMP_SCHEMA })
   @ApiQuery({ name: 'captured_before', required: false, description: '`captured_at < value`', schema: TIMESTAMP_SCHEMA })
   @ApiQuery({ name: 'sort_by', required: false, schema: { type: 'string', enum: ['captured_at'], default: 'captured_at' } })

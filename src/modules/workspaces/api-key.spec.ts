@@ -31,7 +31,10 @@ describe('API keys', () => {
     expect(displayPrefix('svc_live_abcdefgh')).toBe('svc_live_abcd');
   });
 
-  it.each(['', 'svc_live_', 'svc_test_abcdefghijklmnopqrstuvwxyz', 'svc_live_abc def ghijklmnopqrstuvwx'])('refuse a malformed key %p', (key) => {
-    expect(isApiKeyShaped(key)).toBe(false);
-  });
+  it.each(['', 'svc_live_', 'svc_test_abcdefghijklmnopqrstuvwxyz', 'svc_live_abc def ghijklmnopqrstuvwx'])(
+    'refuse a malformed key %p',
+    (key) => {
+      expect(isApiKeyShaped(key)).toBe(false);
+    },
+  );
 });

@@ -51,8 +51,7 @@ export class WorkspacesService implements ApiKeyAuthenticator {
   async createKey(workspaceId: string, scope: KeyScope = 'write'): Promise<CreatedKey> {
     if (scope !== 'read' && scope !== 'write') throw new OperationError('--scope must be read or write');
     const parsed = parseId(ID_PREFIXES.workspace, workspaceId);
-    const exists =
-      parsed.kind === 'ok' && (await this.dataSource.getRepository(WorkspaceEntity).existsBy({ id: parsed.value }));
+    const exists = parsed.kind === 'ok' && (await this.dataSource.getRepository(WorkspaceEntity).existsBy({ id: parsed.value }));
     if (!exists) throw new OperationError(`No workspace ${String(workspaceId)}`);
     return this.insertKey(this.dataSource.getRepository(ApiKeyEntity), (parsed as { value: string }).value, scope);
   }
@@ -101,11 +100,7 @@ export class WorkspacesService implements ApiKeyAuthenticator {
     return row ? { keyId: row.id, workspaceId: row.workspace_id, scope: row.scope } : null;
   }
 
-  private async insertKey(
-    repository: Repository<ApiKeyEntity>,
-    workspaceId: string,
-    scope: KeyScope,
-  ): Promise<CreatedKey> {
+  private async insertKey(repository: Repository<ApiKeyEntity>, workspaceId: string, scope: KeyScope): Promise<CreatedKey> {
     const apiKey = generateApiKey();
     const id = this.ids.next();
     await repository.insert({

@@ -27,11 +27,7 @@ export class AppError extends Error {
   }
 
   static invalidCursor(): AppError {
-    return new AppError(
-      ErrorCode.invalidCursor,
-      'The cursor is malformed, was altered, or belongs to a different request.',
-      'cursor',
-    );
+    return new AppError(ErrorCode.invalidCursor, 'The cursor is malformed, was altered, or belongs to a different request.', 'cursor');
   }
 
   static notFound(what = 'record'): AppError {
@@ -39,9 +35,6 @@ export class AppError extends Error {
   }
 
   static unauthenticated(): AppError {
-    return new AppError(
-      ErrorCode.authentication,
-      'Invalid or missing API key. Send it as "Authorization: Bearer <API_KEY>".',
-    );
+    return new AppError(ErrorCode.authentication, 'Invalid or missing API key. Send it as "Authorization: Bearer <API_KEY>".');
   }
 }

@@ -27,11 +27,13 @@ export interface KbFieldSpec {
 
 export type KbFields = Readonly<Record<string, KbFieldSpec>>;
 
-const field = (rule: FieldRule, maxLength: number) => (presence: Presence = 'required'): KbFieldSpec => ({
-  rule,
-  presence,
-  maxLength,
-});
+const field =
+  (rule: FieldRule, maxLength: number) =>
+  (presence: Presence = 'required'): KbFieldSpec => ({
+    rule,
+    presence,
+    maxLength,
+  });
 
 /** The field kinds of the knowledge base with DESIGN §1 length limits. */
 export const kbField = {
@@ -124,7 +126,6 @@ export function defineKbDtos<T extends Record<string, string>>(resource: string,
   };
   return { create: build('create'), update: build('update') };
 }
-
 
 /**
  * Validates a request body against a generated DTO class and returns the values to store:

@@ -17,8 +17,7 @@ export interface KbResource<E extends KbRecordEntity = KbRecordEntity> extends K
   readonly service: KbServiceClass<E>;
 }
 
-export interface KbResourceDeclaration<E extends KbRecordEntity>
-  extends Omit<KbResource<E>, 'dtos' | 'computedFields'> {
+export interface KbResourceDeclaration<E extends KbRecordEntity> extends Omit<KbResource<E>, 'dtos' | 'computedFields'> {
   readonly computedFields?: readonly string[];
 }
 

@@ -155,11 +155,7 @@ export class KbService<E extends KbRecordEntity> {
       return await write();
     } catch (error) {
       if (isUniqueViolation(error, SHORT_NAME_INDEX_SUFFIX)) {
-        throw new AppError(
-          ErrorCode.conflict,
-          `short_name is already used by another active ${this.resource.name}.`,
-          'short_name',
-        );
+        throw new AppError(ErrorCode.conflict, `short_name is already used by another active ${this.resource.name}.`, 'short_name');
       }
       throw error;
     }

@@ -43,7 +43,6 @@ export class WorkspaceContext {
   }
 }
 
-
 /** Fails closed: nothing reads or writes tenant data without a workspace. */
 export function requireWorkspace(ctx: WorkspaceContext | undefined | null): string {
   if (!(ctx instanceof WorkspaceContext) || !/^[0-9]+$/.test(ctx.workspaceId)) {

@@ -18,12 +18,41 @@ const SPEC_UTM = ['source', 'medium', 'campaign', 'term', 'content'];
 
 /** Every tracking parameter named in DESIGN §1 (plus sample members of the `utm_*` and `hsa_*` families). */
 const TRACKING_NAMES = [
-  'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'utm_id', 'utm_source_platform',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'utm_id',
+  'utm_source_platform',
   'utm_anything',
-  'gclid', 'gbraid', 'wbraid', 'dclid', 'li_fat_id', 'msclkid', 'fbclid', 'ttclid', 'twclid', 'igshid', 'yclid',
-  'mc_cid', 'mc_eid', '_hsenc', '_hsmi',
-  'hsa_acc', 'hsa_cam', 'hsa_grp', 'hsa_ad', 'hsa_src', 'hsa_tgt', 'hsa_kw', 'hsa_mt', 'hsa_net', 'hsa_ver',
-  '_ga', '_gl',
+  'gclid',
+  'gbraid',
+  'wbraid',
+  'dclid',
+  'li_fat_id',
+  'msclkid',
+  'fbclid',
+  'ttclid',
+  'twclid',
+  'igshid',
+  'yclid',
+  'mc_cid',
+  'mc_eid',
+  '_hsenc',
+  '_hsmi',
+  'hsa_acc',
+  'hsa_cam',
+  'hsa_grp',
+  'hsa_ad',
+  'hsa_src',
+  'hsa_tgt',
+  'hsa_kw',
+  'hsa_mt',
+  'hsa_net',
+  'hsa_ver',
+  '_ga',
+  '_gl',
 ];
 
 describe('canonicalizeUrl', () => {
@@ -85,11 +114,7 @@ describe('canonicalizeUrl', () => {
       {
         page: 'a page on a non-default port',
         canonical: 'example.com:8080/app/Home',
-        variants: [
-          'http://example.com:8080/app/Home',
-          'https://example.com:8080/app/Home/',
-          'EXAMPLE.com:8080/app/Home?utm_term=x#frag',
-        ],
+        variants: ['http://example.com:8080/app/Home', 'https://example.com:8080/app/Home/', 'EXAMPLE.com:8080/app/Home?utm_term=x#frag'],
       },
     ];
 
@@ -269,9 +294,7 @@ describe('canonicalizeUrl', () => {
     });
 
     it('carry the values of the stripped utm_* parameters', () => {
-      const result = parsed(
-        'https://example.com/p?utm_source=google&utm_medium=cpc&utm_campaign=spring&utm_term=crm&utm_content=ad1&x=1',
-      );
+      const result = parsed('https://example.com/p?utm_source=google&utm_medium=cpc&utm_campaign=spring&utm_term=crm&utm_content=ad1&x=1');
       expect(result.utm).toEqual({ source: 'google', medium: 'cpc', campaign: 'spring', term: 'crm', content: 'ad1' });
       expect(result.canonical).toBe('example.com/p?x=1');
     });

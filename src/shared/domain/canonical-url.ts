@@ -10,15 +10,28 @@
  */
 
 const TRACKING_PARAMS = new Set([
-  'gclid', 'gbraid', 'wbraid', 'dclid', 'li_fat_id', 'msclkid', 'fbclid', 'ttclid', 'twclid',
-  'igshid', 'yclid', 'mc_cid', 'mc_eid', '_hsenc', '_hsmi', '_ga', '_gl',
+  'gclid',
+  'gbraid',
+  'wbraid',
+  'dclid',
+  'li_fat_id',
+  'msclkid',
+  'fbclid',
+  'ttclid',
+  'twclid',
+  'igshid',
+  'yclid',
+  'mc_cid',
+  'mc_eid',
+  '_hsenc',
+  '_hsmi',
+  '_ga',
+  '_gl',
 ]);
 const TRACKING_PREFIXES = ['utm_', 'hsa_'];
 
 export const UTM_FIELDS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
-export const CLICK_ID_FIELDS = [
-  'gclid', 'gbraid', 'wbraid', 'dclid', 'li_fat_id', 'msclkid', 'fbclid', 'ttclid', 'twclid',
-] as const;
+export const CLICK_ID_FIELDS = ['gclid', 'gbraid', 'wbraid', 'dclid', 'li_fat_id', 'msclkid', 'fbclid', 'ttclid', 'twclid'] as const;
 
 export type Utm = Record<(typeof UTM_FIELDS)[number], string>;
 export type ClickIds = Record<(typeof CLICK_ID_FIELDS)[number], string | null>;
@@ -48,7 +61,7 @@ function isHostName(host: string): boolean {
   const labels = host.split('.');
   if (!labels.every((label) => LABEL.test(label))) return false;
   const tld = labels[labels.length - 1];
-  return TLD.test(tld) || labels.every((label) => /^[0-9]{1,3}$/.test(label) && Number(label) <= 255) && labels.length === 4;
+  return TLD.test(tld) || (labels.every((label) => /^[0-9]{1,3}$/.test(label) && Number(label) <= 255) && labels.length === 4);
 }
 
 function decodeComponent(value: string): string {

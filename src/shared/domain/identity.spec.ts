@@ -10,7 +10,11 @@ describe('identity normalisation', () => {
   });
 
   it('reduces LinkedIn profile URLs to one form and refuses other LinkedIn pages', () => {
-    for (const form of ['https://www.linkedin.com/in/Ana-Lopez/', 'linkedin.com/in/ana-lopez', 'http://de.linkedin.com/in/ana-lopez?trk=x']) {
+    for (const form of [
+      'https://www.linkedin.com/in/Ana-Lopez/',
+      'linkedin.com/in/ana-lopez',
+      'http://de.linkedin.com/in/ana-lopez?trk=x',
+    ]) {
       expect(normalizeLinkedinProfile(form)).toBe('linkedin.com/in/ana-lopez');
     }
     expect(normalizeLinkedinProfile('https://www.linkedin.com/company/acme')).toBeNull();
@@ -43,7 +47,10 @@ describe('identity normalisation', () => {
       'linkedin:linkedin.com/in/ana',
     );
     const hem = { type: 'sha256', value: 'b'.repeat(64) };
-    expect(resolveIdentity({ email: null, linkedin: null, hem, directoryEmail: null })).toMatchObject({ personKey: `sha256:${'b'.repeat(64)}`, hems: [hem] });
+    expect(resolveIdentity({ email: null, linkedin: null, hem, directoryEmail: null })).toMatchObject({
+      personKey: `sha256:${'b'.repeat(64)}`,
+      hems: [hem],
+    });
     expect(resolveIdentity({ email: null, linkedin: null, hem: null, directoryEmail: null })).toBeNull();
   });
 

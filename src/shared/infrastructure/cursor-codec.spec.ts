@@ -150,9 +150,7 @@ describe('CursorCodec', () => {
     });
 
     it('rejects an extra param', () => {
-      expectInvalidCursor(() =>
-        codec.decode({ ...binding, params: { ...binding.params, buyer_id: 'buy_0000000000000000001' } }, cursor),
-      );
+      expectInvalidCursor(() => codec.decode({ ...binding, params: { ...binding.params, buyer_id: 'buy_0000000000000000001' } }, cursor));
     });
 
     it('rejects a missing param', () => {

@@ -64,7 +64,11 @@ export class KbRepository<E extends KbRecordEntity> {
     const row = { ...record, workspace_id: workspaceId, deleted_at: null } as unknown as E;
     const values = row as unknown as Record<string, unknown>;
     const { insert, properties } = this.sqlNames;
-    await preparedQuery(this.repo.manager, insert, properties.map((name) => values[name] ?? null));
+    await preparedQuery(
+      this.repo.manager,
+      insert,
+      properties.map((name) => values[name] ?? null),
+    );
     return row;
   }
 

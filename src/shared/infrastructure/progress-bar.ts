@@ -22,7 +22,9 @@ export class ProgressBar {
     const ratio = total > 0 ? Math.min(done / total, 1) : 1;
     const filled = Math.round(ratio * this.width);
     const bar = '#'.repeat(filled) + '-'.repeat(this.width - filled);
-    this.stream.write(`\r${label.padEnd(10)} [${bar}] ${(ratio * 100).toFixed(0).padStart(3)}% ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}`);
+    this.stream.write(
+      `\r${label.padEnd(10)} [${bar}] ${(ratio * 100).toFixed(0).padStart(3)}% ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}`,
+    );
     if (done >= total) this.stream.write('\n');
   }
 }

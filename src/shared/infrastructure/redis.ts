@@ -22,11 +22,7 @@ export function redisOptionsFromUrl(url: string): RedisOptions {
  * fails again. Without a listener BullMQ writes every such error to stderr, outside the
  * structured log.
  */
-export function warnAtMostEvery(
-  logger: { warn(message: string): void },
-  label: string,
-  intervalMs = 10_000,
-): (error: Error) => void {
+export function warnAtMostEvery(logger: { warn(message: string): void }, label: string, intervalMs = 10_000): (error: Error) => void {
   let last = Number.NEGATIVE_INFINITY;
   return (error: Error) => {
     const now = Date.now();

@@ -61,7 +61,10 @@ export class MatchStep extends PipelineStep {
       [...groupBy(indexed, ({ job }) => job.workspaceId).values()].map(async (members) => {
         const ctx = WorkspaceContext.forPipeline(members[0].job.workspaceId);
         const attempt = async (group: typeof members) => {
-          const results = await this.matchAll(ctx, group.map(({ job }) => job));
+          const results = await this.matchAll(
+            ctx,
+            group.map(({ job }) => job),
+          );
           group.forEach(({ index }, k) => (answers[index] = results[k]));
         };
         try {
@@ -82,7 +85,10 @@ export class MatchStep extends PipelineStep {
   private matchAll(ctx: WorkspaceContext, jobs: readonly PipelineJob[]): Promise<Array<PipelineQueue | null>> {
     return this.dataSource.transaction(async (manager) => {
       const locked = await this.activities.lockMany<{ exclusion_domains: string[] }>(
-        ctx, jobs.map((job) => job.activityId), manager, (params) => this.kb.exclusionDomainsColumn(params),
+        ctx,
+        jobs.map((job) => job.activityId),
+        manager,
+        (params) => this.kb.exclusionDomainsColumn(params),
       );
       const pending = new Set<LockedActivity>();
       const next = jobs.map((job, k) => {
@@ -133,7 +139,13 @@ export class MatchStep extends PipelineStep {
         const personKey = activity.person_key!;
         let fold = foldOf.get(personKey);
         if (!fold) foldOf.set(personKey, (fold = BuyerWriter.startFold(buyers.get(personKey)!)));
-        const signal = { id: this.ids.next(), buyerId: fold.buyer.id, activity, data: buildSignalData(activity.payload, target!), matched: target! };
+        const signal = {
+          id: this.ids.next(),
+          buyerId: fold.buyer.id,
+          activity,
+          data: buildSignalData(activity.payload, target!),
+          matched: target!,
+        };
         BuyerWriter.fold(fold, signal);
         signals.push(signal);
         outcomes.set(activity, { stage: 'done', status: 'processed', buyer_id: fold.buyer.id, signal_id: signal.id });

@@ -32,8 +32,11 @@ export class ResolveStep extends PipelineStep {
     const identity = resolveIdentity({ email, linkedin, hem, directoryEmail });
     if (!identity) {
       await this.activities.advance(
-        ctx, activity.id, activity.stage,
-        { stage: 'done', status: 'discarded', discard_reason: 'unresolved_identity' }, this.clock.now(),
+        ctx,
+        activity.id,
+        activity.stage,
+        { stage: 'done', status: 'discarded', discard_reason: 'unresolved_identity' },
+        this.clock.now(),
       );
       return null;
     }

@@ -100,11 +100,11 @@ export class ContactFacts {
 
   /** Stated seniority first; the title's only when the contact lacks one. */
   get tier(): Tier | null {
-    return this.seniorityRaw ? this.statedTier : this.titleInfo?.tier ?? null;
+    return this.seniorityRaw ? this.statedTier : (this.titleInfo?.tier ?? null);
   }
 
   get functions(): string[] {
-    return this.functionRaw ? this.statedFunctions : this.titleInfo?.functions ?? [];
+    return this.functionRaw ? this.statedFunctions : (this.titleInfo?.functions ?? []);
   }
 }
 
@@ -140,18 +140,33 @@ export function matchTitle(pattern: TitlePattern, contact: ContactFacts): boolea
   const tier = info?.tier ?? contact.statedTier;
   const functions = info && info.functions.length > 0 ? info.functions : contact.statedFunctions;
   const tierOk = pattern.tiers.length === 0 ? true : tier ? pattern.tiers.includes(tier) : info ? false : null;
-  const functionOk = pattern.functions.length === 0 ? true : functions.length > 0 ? pattern.functions.some((f) => functions.includes(f)) : info ? false : null;
+  const functionOk =
+    pattern.functions.length === 0
+      ? true
+      : functions.length > 0
+        ? pattern.functions.some((f) => functions.includes(f))
+        : info
+          ? false
+          : null;
   const tokensOk = pattern.tokens.every((t) => info?.tokens.includes(t));
   return all([tierOk, functionOk, tokensOk]);
 }
 
 function contactRoleText(contact: ContactFacts): string {
   if (contact.title) return quote(contact.title);
-  return [contact.seniorityRaw && `seniority ${contact.seniorityRaw}`, contact.functionRaw && `function ${contact.functionRaw}`].filter(Boolean).join(', ');
+  return [contact.seniorityRaw && `seniority ${contact.seniorityRaw}`, contact.functionRaw && `function ${contact.functionRaw}`]
+    .filter(Boolean)
+    .join(', ');
 }
 
 export function check(criterion: Criterion, company: CompanyFacts, contact: ContactFacts | null): Check {
-  const result = (label: string, status: Status, actual: string, expected: string): Check => ({ kind: criterion.kind, label, status, actual, expected });
+  const result = (label: string, status: Status, actual: string, expected: string): Check => ({
+    kind: criterion.kind,
+    label,
+    status,
+    actual,
+    expected,
+  });
   switch (criterion.kind) {
     case 'industry': {
       const expected = or([...criterion.concepts.map(industryLabel), ...criterion.keywords.map((k) => k.text)]);
@@ -196,12 +211,20 @@ export function check(criterion: Criterion, company: CompanyFacts, contact: Cont
     }
     case 'company_type': {
       const expected = or(criterion.types.map((t) => TYPE_LABEL[t] ?? t));
-      if (company.typeRaw) return result('company type', company.type !== null && criterion.types.includes(company.type) ? 'passed' : 'failed', company.typeRaw, expected);
+      if (company.typeRaw)
+        return result(
+          'company type',
+          company.type !== null && criterion.types.includes(company.type) ? 'passed' : 'failed',
+          company.typeRaw,
+          expected,
+        );
       // Without a stated type, industries or an IPO can still show it; their absence shows nothing.
       for (const type of criterion.types) {
         const concept = TYPE_CONCEPT[type];
-        if (concept && company.hasConcept(concept)) return result('company type', 'passed', `${TYPE_LABEL[type]} (industry ${joinList(company.industriesWith(concept))})`, expected);
-        if (type === 'public' && company.stage === 'ipo') return result('company type', 'passed', `public (funding stage ${company.stageRaw})`, expected);
+        if (concept && company.hasConcept(concept))
+          return result('company type', 'passed', `${TYPE_LABEL[type]} (industry ${joinList(company.industriesWith(concept))})`, expected);
+        if (type === 'public' && company.stage === 'ipo')
+          return result('company type', 'passed', `public (funding stage ${company.stageRaw})`, expected);
       }
       return result('company type', 'unknown', '', expected);
     }
@@ -219,7 +242,9 @@ export function check(criterion: Criterion, company: CompanyFacts, contact: Cont
       const source = contact.functionRaw || `${joinList(functions.map((f) => FUNCTION_LABEL[f] ?? f))} per title`;
       const literal = contact.functionRaw ? keywordHit(criterion.keywords, [stemsOf(contact.functionRaw)]) : undefined;
       if (functions.length === 0 && !literal) {
-        return contact.functionRaw ? result('function', 'failed', contact.functionRaw, expected) : result('function', 'unknown', '', expected);
+        return contact.functionRaw
+          ? result('function', 'failed', contact.functionRaw, expected)
+          : result('function', 'unknown', '', expected);
       }
       const passed = literal !== undefined || criterion.functions.some((f) => functions.includes(f));
       return result('function', passed ? 'passed' : 'failed', source, expected);
@@ -228,7 +253,8 @@ export function check(criterion: Criterion, company: CompanyFacts, contact: Cont
       const expected = or(criterion.tiers.map((t) => TIER_LABEL[t]));
       if (!contact) return result('seniority', 'unknown', '', expected);
       const tier = contact.tier;
-      if (contact.seniorityRaw) return result('seniority', tier && criterion.tiers.includes(tier) ? 'passed' : 'failed', contact.seniorityRaw, expected);
+      if (contact.seniorityRaw)
+        return result('seniority', tier && criterion.tiers.includes(tier) ? 'passed' : 'failed', contact.seniorityRaw, expected);
       if (!tier) return result('seniority', 'unknown', '', expected);
       return result('seniority', criterion.tiers.includes(tier) ? 'passed' : 'failed', `${TIER_LABEL[tier]} per title`, expected);
     }
@@ -254,7 +280,8 @@ function checkExclusions(x: Exclusions, company: CompanyFacts, contact: ContactF
     const keyword = keywordHit(x.keywords, company.industryStems);
     if (keyword) hits.push(`industry ${joinList(company.industries.filter((i) => containsPhrase(stemsOf(i), keyword.stems)))}`);
     const byName =
-      x.concepts.some((c) => company.nameConcepts.includes(c)) || keywordHit([...x.keywords, ...x.nameTerms], [company.nameStems]) !== undefined;
+      x.concepts.some((c) => company.nameConcepts.includes(c)) ||
+      keywordHit([...x.keywords, ...x.nameTerms], [company.nameStems]) !== undefined;
     if (companyName && byName) hits.push(`name ${quote(companyName)}`);
   }
   if (x.types.length > 0) {
@@ -301,4 +328,3 @@ function checkExclusions(x: Exclusions, company: CompanyFacts, contact: ContactF
   if (distinct.length > 0) return { kind: 'exclusion', label: 'exclusion', status: 'failed', actual: joinList(distinct), expected };
   return { kind: 'exclusion', label: 'exclusion', status: known ? 'passed' : 'unknown', actual: '', expected };
 }
-

@@ -26,7 +26,7 @@ const OTHER_STAGE_LABEL: Record<string, string> = {
 
 export function stageLabel(stage: string): string {
   const series = /^series_([a-j])$/.exec(stage);
-  return series ? `Series ${series[1].toUpperCase()}` : OTHER_STAGE_LABEL[stage] ?? stage;
+  return series ? `Series ${series[1].toUpperCase()}` : (OTHER_STAGE_LABEL[stage] ?? stage);
 }
 
 function slice(from: string, to: string): string[] {
@@ -170,7 +170,19 @@ export const TYPE_LABEL: Record<string, string> = {
   self_employed: 'self-employed',
 };
 
-const ORG_NOUNS = ['company', 'firm', 'corporation', 'business', 'organization', 'organisation', 'enterprise', 'entity', 'org', 'corp', 'institution'];
+const ORG_NOUNS = [
+  'company',
+  'firm',
+  'corporation',
+  'business',
+  'organization',
+  'organisation',
+  'enterprise',
+  'entity',
+  'org',
+  'corp',
+  'institution',
+];
 
 /** Type words that are safe in running prose: "public" alone is too common to mean listed. */
 export const PROSE_TYPES = new PhraseIndex<string>('stem');
@@ -183,17 +195,50 @@ const type = (id: string, phrases: string[], proseToo = true) => {
   }
 };
 type('public', ['public', 'listed', 'public limited company', 'plc'], false);
-type('public', ['publicly traded', 'publicly listed', 'publicly held', 'publicly quoted', 'stock exchange listed', ...ORG_NOUNS.flatMap((n) => [`public ${n}`, `listed ${n}`, `publicly traded ${n}`])]);
+type('public', [
+  'publicly traded',
+  'publicly listed',
+  'publicly held',
+  'publicly quoted',
+  'stock exchange listed',
+  ...ORG_NOUNS.flatMap((n) => [`public ${n}`, `listed ${n}`, `publicly traded ${n}`]),
+]);
 type('private', ['private', 'private limited company'], false);
 type('private', ['privately held', 'privately owned', 'private held', ...ORG_NOUNS.map((n) => `private ${n}`)]);
 type('nonprofit', [
-  'nonprofit', 'nonprofits', 'non profit', 'not for profit', 'npo', 'ngo', 'charity', 'charities', 'charitable', 'charitable organization',
-  'charitable organisation', 'nonprofit organization', 'nonprofit organisation', 'nongovernmental organization', 'nongovernmental organisation',
+  'nonprofit',
+  'nonprofits',
+  'non profit',
+  'not for profit',
+  'npo',
+  'ngo',
+  'charity',
+  'charities',
+  'charitable',
+  'charitable organization',
+  'charitable organisation',
+  'nonprofit organization',
+  'nonprofit organisation',
+  'nongovernmental organization',
+  'nongovernmental organisation',
 ]);
 type('government', [
-  'government', 'governments', 'governmental', 'government agency', 'government agencies', 'government body', 'government bodies',
-  'government entity', 'government entities', 'government organization', 'government organisation', 'public sector', 'state owned',
-  'state owned enterprise', 'federal agencies', 'public administration',
+  'government',
+  'governments',
+  'governmental',
+  'government agency',
+  'government agencies',
+  'government body',
+  'government bodies',
+  'government entity',
+  'government entities',
+  'government organization',
+  'government organisation',
+  'public sector',
+  'state owned',
+  'state owned enterprise',
+  'federal agencies',
+  'public administration',
 ]);
 type('education', ['educational', 'educational institution', 'educational institutions', 'education institution'], false);
 type('partnership', ['partnership'], false);

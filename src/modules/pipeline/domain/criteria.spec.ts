@@ -84,12 +84,18 @@ describe('parseCriteria: ranges in every form', () => {
   });
 
   it('turns a one-sided range inside an exclusion into its complement', () => {
-    expect(find(parseCriteria('Fintech, excluding companies with fewer than 10 employees', 'icp'), 'employees').ranges[0]).toMatchObject({ min: 10, max: null });
+    expect(find(parseCriteria('Fintech, excluding companies with fewer than 10 employees', 'icp'), 'employees').ranges[0]).toMatchObject({
+      min: 10,
+      max: null,
+    });
   });
 
   it('lets the labelled range win over a range in prose', () => {
     expect(find(parseCriteria('Companies with 5 to 10 employees. Employees: 50-100.', 'icp'), 'employees').ranges).toHaveLength(1);
-    expect(find(parseCriteria('Companies with 5 to 10 employees. Employees: 50-100.', 'icp'), 'employees').ranges[0]).toMatchObject({ min: 50, max: 100 });
+    expect(find(parseCriteria('Companies with 5 to 10 employees. Employees: 50-100.', 'icp'), 'employees').ranges[0]).toMatchObject({
+      min: 50,
+      max: 100,
+    });
   });
 });
 
@@ -189,11 +195,18 @@ describe('parseCriteria: Personas', () => {
   });
 
   it('keeps every word of a labelled title', () => {
-    expect(find(parseCriteria('Titles: Head of Partnerships', 'persona'), 'title').patterns[0]).toMatchObject({ tiers: ['director'], tokens: ['partnership'] });
+    expect(find(parseCriteria('Titles: Head of Partnerships', 'persona'), 'title').patterns[0]).toMatchObject({
+      tiers: ['director'],
+      tokens: ['partnership'],
+    });
   });
 
   it('checks labelled company criteria in a Persona, and ignores person labels in an ICP', () => {
-    expect(kinds(parseCriteria('Titles: CFO. Industries: Fintech. Countries: Germany', 'persona'))).toEqual(['industry', 'country', 'title']);
+    expect(kinds(parseCriteria('Titles: CFO. Industries: Fintech. Countries: Germany', 'persona'))).toEqual([
+      'industry',
+      'country',
+      'title',
+    ]);
     expect(find(parseCriteria('Titles: CFO. Countries: Germany', 'persona'), 'country').of).toBe('contact');
     expect(kinds(parseCriteria('Industries: Fintech. Titles: CFO', 'icp'))).toEqual(['industry']);
   });

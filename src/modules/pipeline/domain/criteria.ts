@@ -97,31 +97,123 @@ export const MAX_PARSED_LENGTH = 20_000;
 // ---------------------------------------------------------------------------------------------
 // Labels
 
-type LabelKind = 'industry' | 'employees' | 'revenue' | 'country' | 'funding' | 'company_type' | 'exclusion' | 'title' | 'function' | 'seniority';
+type LabelKind =
+  'industry' | 'employees' | 'revenue' | 'country' | 'funding' | 'company_type' | 'exclusion' | 'title' | 'function' | 'seniority';
 
 const LABELS: Record<LabelKind, string[]> = {
   industry: [
-    'industries', 'industry', 'sectors', 'sector', 'verticals', 'vertical', 'industry focus', 'target industries', 'focus industries',
-    'keywords', 'keyword', 'tags', 'industry keywords',
+    'industries',
+    'industry',
+    'sectors',
+    'sector',
+    'verticals',
+    'vertical',
+    'industry focus',
+    'target industries',
+    'focus industries',
+    'keywords',
+    'keyword',
+    'tags',
+    'industry keywords',
   ],
   employees: [
-    'employees', 'employee count', 'employee range', 'employee size', 'number of employees', 'no of employees', 'num employees',
-    'headcount', 'head count', 'company size', 'size', 'team size', 'staff', 'ftes', 'fte', 'workforce',
+    'employees',
+    'employee count',
+    'employee range',
+    'employee size',
+    'number of employees',
+    'no of employees',
+    'num employees',
+    'headcount',
+    'head count',
+    'company size',
+    'size',
+    'team size',
+    'staff',
+    'ftes',
+    'fte',
+    'workforce',
   ],
   revenue: ['revenue', 'revenues', 'annual revenue', 'revenue range', 'arr', 'turnover', 'annual turnover', 'yearly revenue'],
   country: [
-    'countries', 'country', 'regions', 'region', 'locations', 'location', 'geography', 'geographies', 'geo', 'geos', 'hq', 'hq location',
-    'headquarters', 'based in', 'territory', 'territories', 'markets', 'market', 'target markets', 'target countries',
+    'countries',
+    'country',
+    'regions',
+    'region',
+    'locations',
+    'location',
+    'geography',
+    'geographies',
+    'geo',
+    'geos',
+    'hq',
+    'hq location',
+    'headquarters',
+    'based in',
+    'territory',
+    'territories',
+    'markets',
+    'market',
+    'target markets',
+    'target countries',
   ],
-  funding: ['funding', 'funding stage', 'funding stages', 'funding round', 'stage', 'stages', 'investment stage', 'company stage', 'latest funding'],
-  company_type: ['company type', 'company types', 'type', 'types', 'ownership', 'organization type', 'organisation type', 'org type', 'entity type', 'ownership type'],
-  exclusion: ['exclude', 'excludes', 'excluding', 'exclusions', 'exclusion', 'except', 'avoid', 'do not target', 'not', 'disqualifiers', 'out of scope', 'exclude industries'],
+  funding: [
+    'funding',
+    'funding stage',
+    'funding stages',
+    'funding round',
+    'stage',
+    'stages',
+    'investment stage',
+    'company stage',
+    'latest funding',
+  ],
+  company_type: [
+    'company type',
+    'company types',
+    'type',
+    'types',
+    'ownership',
+    'organization type',
+    'organisation type',
+    'org type',
+    'entity type',
+    'ownership type',
+  ],
+  exclusion: [
+    'exclude',
+    'excludes',
+    'excluding',
+    'exclusions',
+    'exclusion',
+    'except',
+    'avoid',
+    'do not target',
+    'not',
+    'disqualifiers',
+    'out of scope',
+    'exclude industries',
+  ],
   title: ['titles', 'title', 'job titles', 'job title', 'roles', 'role', 'positions', 'position', 'target titles', 'target roles'],
   function: ['functions', 'function', 'departments', 'department', 'job function', 'job functions', 'teams', 'team'],
-  seniority: ['seniority', 'seniorities', 'seniority level', 'seniority levels', 'levels', 'level', 'job level', 'job levels', 'management level'],
+  seniority: [
+    'seniority',
+    'seniorities',
+    'seniority level',
+    'seniority levels',
+    'levels',
+    'level',
+    'job level',
+    'job levels',
+    'management level',
+  ],
 };
 
-const normalizeLabel = (label: string) => label.toLowerCase().replace(/[\s_-]+/g, ' ').trim();
+const normalizeLabel = (label: string) =>
+  label
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ')
+    .trim();
 const LABEL_KIND = new Map<string, LabelKind>();
 for (const [kind, names] of Object.entries(LABELS) as Array<[LabelKind, string[]]>) for (const name of names) LABEL_KIND.set(name, kind);
 const LABEL_RE = new RegExp(
@@ -161,43 +253,157 @@ function splitLabelled(text: string): { labelled: LabelledPart[]; prose: string[
 
 /** Spellings that would otherwise split a sentence or read as a negation. */
 function prepare(description: string): string {
-  return description
-    .slice(0, MAX_PARSED_LENGTH)
-    .replace(/\bU\.\s?S\.\s?A\.?/g, 'USA')
-    .replace(/\bU\.\s?S\.?(?![\p{L}])/gu, 'US')
-    .replace(/\bU\.\s?K\.?(?![\p{L}])/gu, 'UK')
-    .replace(/\bE\.\s?U\.?(?![\p{L}])/gu, 'EU')
-    .replace(/\be\.\s?g\.|\bi\.\s?e\./gi, ' ')
-    .replace(/\b(sr|jr|dir|mgr|vs|inc|ltd|corp|dept|approx|etc|incl|excl|min|max|no|co|st|mr|ms|dr)\.(?=\s)/gi, '$1')
-    .replace(/\bnot[\s-]+for[\s-]+profits?\b/gi, 'nonprofit')
-    .replace(/\bnon[\s-]+profits?\b/gi, 'nonprofit')
-    .replace(/\bnon[\s-]+governmental\b/gi, 'nongovernmental')
-    // "non-EU vendors": the negation covers "EU" only, so it ends right after it.
-    .replace(/\b[Nn]on-(\p{Lu}[\p{L}]*)/gu, 'not $1;')
-    .replace(/(?<!\p{L})\p{L}+-(?:led|driven|first|savvy|heavy|minded)\b/giu, ' ')
-    .replace(/\bseries\s+([a-j])\s*[-‐‑‒–—]\s*(?:series\s+)?([a-j])\b/gi, 'Series $1 to $2');
+  return (
+    description
+      .slice(0, MAX_PARSED_LENGTH)
+      .replace(/\bU\.\s?S\.\s?A\.?/g, 'USA')
+      .replace(/\bU\.\s?S\.?(?![\p{L}])/gu, 'US')
+      .replace(/\bU\.\s?K\.?(?![\p{L}])/gu, 'UK')
+      .replace(/\bE\.\s?U\.?(?![\p{L}])/gu, 'EU')
+      .replace(/\be\.\s?g\.|\bi\.\s?e\./gi, ' ')
+      .replace(/\b(sr|jr|dir|mgr|vs|inc|ltd|corp|dept|approx|etc|incl|excl|min|max|no|co|st|mr|ms|dr)\.(?=\s)/gi, '$1')
+      .replace(/\bnot[\s-]+for[\s-]+profits?\b/gi, 'nonprofit')
+      .replace(/\bnon[\s-]+profits?\b/gi, 'nonprofit')
+      .replace(/\bnon[\s-]+governmental\b/gi, 'nongovernmental')
+      // "non-EU vendors": the negation covers "EU" only, so it ends right after it.
+      .replace(/\b[Nn]on-(\p{Lu}[\p{L}]*)/gu, 'not $1;')
+      .replace(/(?<!\p{L})\p{L}+-(?:led|driven|first|savvy|heavy|minded)\b/giu, ' ')
+      .replace(/\bseries\s+([a-j])\s*[-‐‑‒–—]\s*(?:series\s+)?([a-j])\b/gi, 'Series $1 to $2')
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Token helpers
 
 const LIST_FILLERS = new Set([
-  'company', 'business', 'industry', 'sector', 'vertical', 'firm', 'organization', 'organisation', 'other', 'etc', 'eg', 'such', 'as', 'like',
-  'related', 'space', 'market', 'the', 'a', 'an', 'of', 'in', 'for', 'including', 'especially', 'focus', 'mainly', 'primarily', 'b2b', 'b2c',
-  'b2b2c', 'and', 'or', 'any', 'all', 'only', 'mostly', 'with', 'that', 'are', 'is', 'be', 'to', 'on', 'at', 'type', 'kind',
+  'company',
+  'business',
+  'industry',
+  'sector',
+  'vertical',
+  'firm',
+  'organization',
+  'organisation',
+  'other',
+  'etc',
+  'eg',
+  'such',
+  'as',
+  'like',
+  'related',
+  'space',
+  'market',
+  'the',
+  'a',
+  'an',
+  'of',
+  'in',
+  'for',
+  'including',
+  'especially',
+  'focus',
+  'mainly',
+  'primarily',
+  'b2b',
+  'b2c',
+  'b2b2c',
+  'and',
+  'or',
+  'any',
+  'all',
+  'only',
+  'mostly',
+  'with',
+  'that',
+  'are',
+  'is',
+  'be',
+  'to',
+  'on',
+  'at',
+  'type',
+  'kind',
 ]);
 
 const EXCLUSION_TRIGGERS = new Set(['not', 'no', 'excluding', 'exclude', 'excludes', 'except', 'without', 'avoid', 'never', 'excl']);
-const EXCLUSION_BIGRAMS = [['other', 'than'], ['but', 'not'], ['apart', 'from'], ['aside', 'from'], ['rather', 'than']];
+const EXCLUSION_BIGRAMS = [
+  ['other', 'than'],
+  ['but', 'not'],
+  ['apart', 'from'],
+  ['aside', 'from'],
+  ['rather', 'than'],
+];
 /** After "not"/"no", these make it something other than an exclusion ("not only", "no more than"). */
 const NEGATION_GUARDS = new Set([
-  'only', 'just', 'necessarily', 'yet', 'limited', 'restricted', 'required', 'needed', 'necessary', 'too', 'very', 'more', 'less', 'fewer',
-  'longer', 'later', 'earlier', 'bigger', 'smaller', 'larger', 'greater', 'matter', 'problem', 'exclusively', 'sure', 'always', 'all',
-  'least', 'need', 'much', 'many', 'strictly', 'mandatory', 'essential', 'particular', 'specific',
+  'only',
+  'just',
+  'necessarily',
+  'yet',
+  'limited',
+  'restricted',
+  'required',
+  'needed',
+  'necessary',
+  'too',
+  'very',
+  'more',
+  'less',
+  'fewer',
+  'longer',
+  'later',
+  'earlier',
+  'bigger',
+  'smaller',
+  'larger',
+  'greater',
+  'matter',
+  'problem',
+  'exclusively',
+  'sure',
+  'always',
+  'all',
+  'least',
+  'need',
+  'much',
+  'many',
+  'strictly',
+  'mandatory',
+  'essential',
+  'particular',
+  'specific',
 ]);
 const SEGMENT_STOPS = new Set([
-  'with', 'that', 'which', 'who', 'whose', 'where', 'having', 'but', 'while', 'because', 'at', 'are', 'is', 'have', 'has', 'using', 'selling',
-  'serving', 'within', 'in', 'based', 'headquartered', 'located', 'from', 'who', 'we', 'they', 'targeting', 'if', 'unless', 'when',
+  'with',
+  'that',
+  'which',
+  'who',
+  'whose',
+  'where',
+  'having',
+  'but',
+  'while',
+  'because',
+  'at',
+  'are',
+  'is',
+  'have',
+  'has',
+  'using',
+  'selling',
+  'serving',
+  'within',
+  'in',
+  'based',
+  'headquartered',
+  'located',
+  'from',
+  'who',
+  'we',
+  'they',
+  'targeting',
+  'if',
+  'unless',
+  'when',
 ]);
 const LOCATION_LEADS = new Set(['in', 'based', 'headquartered', 'located', 'from', 'the']);
 const HARD_BOUNDARIES = new Set(['.', ';', ':', '!', '?', '(', ')', '[', ']', '{', '}', '|', '\n']);
@@ -272,7 +478,25 @@ const TITLE_SEPARATORS = new Set([',', 'or']);
 // ---------------------------------------------------------------------------------------------
 // Titles from text
 
-const PERSONA_CONTEXT = new Set(['at', 'in', 'with', 'from', 'who', 'that', 'which', 'whose', 'based', 'across', 'within', 'working', 'on', 'for', 'inside', 'like', 'such']);
+const PERSONA_CONTEXT = new Set([
+  'at',
+  'in',
+  'with',
+  'from',
+  'who',
+  'that',
+  'which',
+  'whose',
+  'based',
+  'across',
+  'within',
+  'working',
+  'on',
+  'for',
+  'inside',
+  'like',
+  'such',
+]);
 const CHUNK_SEPARATORS = new Set([',', '/', '+', 'or', 'and', 'plus', 'either', 'nor']);
 const SOFT_MODIFIERS = new Set(['senior', 'principal']);
 const PROSE_FILLERS = new Set(['people', 'talent']);
@@ -290,12 +514,14 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
   if (prose) {
     for (const t of canonical) {
       if (t === 'executive') EXECUTIVE_HINT.forEach((h) => hints.add(h));
-      if (t === 'leader' || t === 'leadership' || t === 'decisionmaker' || (t === 'maker' && canonical.includes('decision'))) LEADERSHIP_HINT.forEach((h) => hints.add(h));
+      if (t === 'leader' || t === 'leadership' || t === 'decisionmaker' || (t === 'maker' && canonical.includes('decision')))
+        LEADERSHIP_HINT.forEach((h) => hints.add(h));
     }
     canonical = canonical.filter(isTitleWord);
     // "Finance people" means people in finance; "Head of People" is HR.
     const last = canonical[canonical.length - 1];
-    if (last && PROSE_FILLERS.has(last) && canonical.slice(0, -1).some((t) => functionsOfToken(t).length > 0)) canonical = canonical.slice(0, -1);
+    if (last && PROSE_FILLERS.has(last) && canonical.slice(0, -1).some((t) => functionsOfToken(t).length > 0))
+      canonical = canonical.slice(0, -1);
   }
   const codes = unique(canonical.filter((t) => t.startsWith('@') && !isTierToken(t)).map((t) => t.slice(1)));
   if (codes.length > 0) return { text: display, codes, tiers: [], functions: [], tokens: [] };
@@ -375,7 +601,18 @@ function trimToTitle(words: readonly Token[]): readonly Token[] {
 // The builder
 
 function emptyExclusions(): Exclusions {
-  return { labels: [], concepts: [], keywords: [], nameTerms: [], types: [], countries: [], stages: [], titles: [], tiers: [], functions: [] };
+  return {
+    labels: [],
+    concepts: [],
+    keywords: [],
+    nameTerms: [],
+    types: [],
+    countries: [],
+    stages: [],
+    titles: [],
+    tiers: [],
+    functions: [],
+  };
 }
 
 function pushUnique<T>(list: T[], ...items: T[]): void {
@@ -483,7 +720,12 @@ class CriteriaBuilder {
     return found;
   }
 
-  private readPlaces(tokens: readonly Token[], consumed: boolean[], strictCase: boolean, into = { countries: this.countries, labels: this.countryLabels }): boolean {
+  private readPlaces(
+    tokens: readonly Token[],
+    consumed: boolean[],
+    strictCase: boolean,
+    into = { countries: this.countries, labels: this.countryLabels },
+  ): boolean {
     let found = false;
     for (const place of scanPlaces(tokens, consumed, strictCase)) {
       pushUnique(into.countries, ...place.countries);
@@ -493,7 +735,14 @@ class CriteriaBuilder {
     if (!strictCase) {
       // Codes ("DE", "GBR") only as whole list items: inside a sentence they are ordinary words.
       tokens.forEach((t, i) => {
-        if (consumed[i] || t.boundary || t.word.length < 2 || t.word.length > 3 || ['and', 'the', 'for', 'not', 'any', 'all'].includes(t.word)) return;
+        if (
+          consumed[i] ||
+          t.boundary ||
+          t.word.length < 2 ||
+          t.word.length > 3 ||
+          ['and', 'the', 'for', 'not', 'any', 'all'].includes(t.word)
+        )
+          return;
         const alone = (k: number) => k < 0 || k >= tokens.length || tokens[k].boundary || ['and', 'or'].includes(tokens[k].word);
         if (!alone(i - 1) || !alone(i + 1)) return;
         const place = resolvePlace(t.text);
@@ -594,21 +843,38 @@ class CriteriaBuilder {
 
   build(): Criterion[] {
     const out: Criterion[] = [];
-    if (this.concepts.length > 0 || this.keywords.length > 0) out.push({ kind: 'industry', concepts: this.concepts, keywords: this.keywords });
+    if (this.concepts.length > 0 || this.keywords.length > 0)
+      out.push({ kind: 'industry', concepts: this.concepts, keywords: this.keywords });
     const employees = this.ranges.employees.labelled.length > 0 ? this.ranges.employees.labelled : this.ranges.employees.prose;
     if (employees.length > 0) out.push({ kind: 'employees', ranges: employees });
     const revenue = this.ranges.revenue.labelled.length > 0 ? this.ranges.revenue.labelled : this.ranges.revenue.prose;
     if (revenue.length > 0) out.push({ kind: 'revenue', ranges: revenue, currency: this.currency ?? '$' });
     if (this.countries.length > 0) {
-      out.push({ kind: 'country', countries: this.countries, labels: this.countryLabels, of: this.subject === 'icp' ? 'company' : 'contact' });
+      out.push({
+        kind: 'country',
+        countries: this.countries,
+        labels: this.countryLabels,
+        of: this.subject === 'icp' ? 'company' : 'contact',
+      });
     }
     if (this.stages.length > 0) out.push({ kind: 'funding', stages: this.stages });
     if (this.types.length > 0) out.push({ kind: 'company_type', types: this.types });
     if (this.patterns.length > 0) out.push({ kind: 'title', patterns: dedupePatterns(this.patterns) });
-    if (this.functions.length > 0 || this.functionKeywords.length > 0) out.push({ kind: 'function', functions: this.functions, keywords: this.functionKeywords });
+    if (this.functions.length > 0 || this.functionKeywords.length > 0)
+      out.push({ kind: 'function', functions: this.functions, keywords: this.functionKeywords });
     if (this.tiers.length > 0) out.push({ kind: 'seniority', tiers: this.tiers });
     const x = this.excluded;
-    if (x.concepts.length + x.keywords.length + x.types.length + x.countries.length + x.stages.length + x.titles.length + x.tiers.length + x.functions.length > 0) {
+    if (
+      x.concepts.length +
+        x.keywords.length +
+        x.types.length +
+        x.countries.length +
+        x.stages.length +
+        x.titles.length +
+        x.tiers.length +
+        x.functions.length >
+      0
+    ) {
       out.push({ kind: 'exclusion', ...x });
     }
     return out;

@@ -13,13 +13,21 @@ const EU_FINTECH: KbProfile = {
   description:
     'Fintech and insurance companies. Industries: Financial Services, Insurance. Employees: 50-1000. Revenue: $10M-$500M. Countries: Germany, France, Netherlands. Funding: Series A, Series B.',
 };
-const UK_SOFTWARE: KbProfile = { id: '12', name: 'UK Software', description: 'B2B software companies with 100 to 2,000 employees in the UK or Ireland' };
+const UK_SOFTWARE: KbProfile = {
+  id: '12',
+  name: 'UK Software',
+  description: 'B2B software companies with 100 to 2,000 employees in the UK or Ireland',
+};
 const FINANCE_PERSONA: KbProfile = {
   id: '21',
   name: 'Finance buyer',
   description: 'Titles: CFO, VP Finance, Finance Director. Function: Finance. Seniority: C-level, VP, Director.',
 };
-const ENGINEERING_PERSONA: KbProfile = { id: '22', name: 'Engineering leader', description: 'Heads of engineering or CTOs at growing startups' };
+const ENGINEERING_PERSONA: KbProfile = {
+  id: '22',
+  name: 'Engineering leader',
+  description: 'Heads of engineering or CTOs at growing startups',
+};
 const CRO_PERSONA: KbProfile = { id: '23', name: 'Revenue leader', description: 'Titles: CRO' };
 const CTO_PERSONA: KbProfile = { id: '24', name: 'CTO', description: 'Titles: CTO' };
 
@@ -48,13 +56,49 @@ describe('DefaultEvaluator.evaluateCompany: the DESIGN ICPs', () => {
 
   it.each<[string, Record<string, unknown>, KbProfile | null]>([
     ['a German Series A fintech with 200 employees and $50M revenue', GERMAN_FINTECH, EU_FINTECH],
-    ['a Dutch Series B insurer (provider spellings)', { industries: ['Insurance'], employee_count: 900, annual_revenue: 400e6, location: { country: 'NL' }, latest_funding_stage: 'series_b' }, EU_FINTECH],
-    ['a French bank of exactly 1,000 employees', { industries: ['Banking'], employee_count: 1000, location: { country: 'France' } }, EU_FINTECH],
-    ['a UK software company of 500 employees', { industries: ['Computer Software'], employee_count: 500, location: { country: 'United Kingdom' } }, UK_SOFTWARE],
+    [
+      'a Dutch Series B insurer (provider spellings)',
+      {
+        industries: ['Insurance'],
+        employee_count: 900,
+        annual_revenue: 400e6,
+        location: { country: 'NL' },
+        latest_funding_stage: 'series_b',
+      },
+      EU_FINTECH,
+    ],
+    [
+      'a French bank of exactly 1,000 employees',
+      { industries: ['Banking'], employee_count: 1000, location: { country: 'France' } },
+      EU_FINTECH,
+    ],
+    [
+      'a UK software company of 500 employees',
+      { industries: ['Computer Software'], employee_count: 500, location: { country: 'United Kingdom' } },
+      UK_SOFTWARE,
+    ],
     ['an Irish SaaS company of 100 employees', { industries: ['SaaS'], employee_count: 100, location: { country: 'IE' } }, UK_SOFTWARE],
-    ['a British IT services firm written as Great Britain', { industries: ['Information Technology and Services'], employee_count: 1500, location: { country: 'Great Britain' } }, UK_SOFTWARE],
-    ['a US retail company', { industries: ['Retail'], employee_count: 200, annual_revenue: 50e6, location: { country: 'United States' }, latest_funding_stage: 'Series A' }, null],
-    ['a UK software company of 5,000 employees', { industries: ['Computer Software'], employee_count: 5000, location: { country: 'UK' } }, null],
+    [
+      'a British IT services firm written as Great Britain',
+      { industries: ['Information Technology and Services'], employee_count: 1500, location: { country: 'Great Britain' } },
+      UK_SOFTWARE,
+    ],
+    [
+      'a US retail company',
+      {
+        industries: ['Retail'],
+        employee_count: 200,
+        annual_revenue: 50e6,
+        location: { country: 'United States' },
+        latest_funding_stage: 'Series A',
+      },
+      null,
+    ],
+    [
+      'a UK software company of 5,000 employees',
+      { industries: ['Computer Software'], employee_count: 5000, location: { country: 'UK' } },
+      null,
+    ],
     ['a German fintech at Series C', { ...GERMAN_FINTECH, latest_funding_stage: 'Series C' }, null],
     ['a German fintech of 20 employees', { ...GERMAN_FINTECH, employee_count: 20 }, null],
     ['a company with no data at all', {}, null],
@@ -73,7 +117,13 @@ describe('DefaultEvaluator.evaluateCompany: the DESIGN ICPs', () => {
 
   it('names the failed criteria, value against expectation, for the closest profile', () => {
     const { reasoning } = evaluator.evaluateCompany(
-      company({ industries: ['Retail'], employee_count: 200, annual_revenue: 50e6, location: { country: 'United States' }, latest_funding_stage: 'Series A' }),
+      company({
+        industries: ['Retail'],
+        employee_count: 200,
+        annual_revenue: 50e6,
+        location: { country: 'United States' },
+        latest_funding_stage: 'Series A',
+      }),
       icps,
     );
     expect(reasoning).toContain('Closest: "EU Fintech"');
@@ -83,7 +133,10 @@ describe('DefaultEvaluator.evaluateCompany: the DESIGN ICPs', () => {
   });
 
   it('says what failed on employees', () => {
-    const { reasoning } = evaluator.evaluateCompany(company({ industries: ['Computer Software'], employee_count: 5000, location: { country: 'UK' } }), icps);
+    const { reasoning } = evaluator.evaluateCompany(
+      company({ industries: ['Computer Software'], employee_count: 5000, location: { country: 'UK' } }),
+      icps,
+    );
     expect(reasoning).toContain('employees 5,000 (expected 100–2,000)');
   });
 
@@ -104,7 +157,10 @@ describe('DefaultEvaluator.evaluateCompany: the DESIGN ICPs', () => {
   });
 
   it('treats an unknown funding stage as missing data, not a failure', () => {
-    expectMatch(evaluator.evaluateCompany(company({ ...GERMAN_FINTECH, latest_funding_stage: 'Venture (Round not Specified)' }), icps), EU_FINTECH);
+    expectMatch(
+      evaluator.evaluateCompany(company({ ...GERMAN_FINTECH, latest_funding_stage: 'Venture (Round not Specified)' }), icps),
+      EU_FINTECH,
+    );
     expectNoMatch(evaluator.evaluateCompany(company({ ...GERMAN_FINTECH, latest_funding_stage: 'Corporate round' }), icps));
   });
 });
@@ -115,23 +171,72 @@ describe('DefaultEvaluator.evaluateCompany: taxonomy and exclusions', () => {
   const software: KbProfile = { id: '2', name: 'Software', description: 'Software companies' };
   const noAgencies: KbProfile = { id: '3', name: 'German SMB', description: 'Companies in Germany with 10-500 employees, not agencies' };
   const noConsultancies: KbProfile = { id: '4', name: 'Tech', description: 'Software companies excluding consultancies' };
-  const noGovernment: KbProfile = { id: '5', name: 'Healthcare', description: 'Healthcare organisations, no government, except nonprofits' };
+  const noGovernment: KbProfile = {
+    id: '5',
+    name: 'Healthcare',
+    description: 'Healthcare organisations, no government, except nonprofits',
+  };
 
   it.each<[string, KbProfile, Record<string, unknown>, boolean]>([
     ['cybersecurity ≈ "Computer and Network Security"', security, { industries: ['Computer and Network Security'] }, true],
     ['cybersecurity ≈ "Computer & Network Security"', security, { industries: ['Computer & Network Security'] }, true],
     ['cybersecurity ≠ "Security and Investigations"', security, { industries: ['Security and Investigations'] }, false],
     ['software includes a security vendor', software, { industries: ['Computer and Network Security'] }, true],
-    ['"not agencies" fails a marketing agency', noAgencies, { name: 'Blue Fox Agency', industries: ['Marketing and Advertising'], employee_count: 40, location: { country: 'Germany' } }, false],
-    ['"not agencies" fails "Marketing and Advertising"', noAgencies, { name: 'Blue Fox', industries: ['Marketing and Advertising'], employee_count: 40, location: { country: 'Germany' } }, false],
-    ['"not agencies" fails a company named "… Agency"', noAgencies, { name: 'Blue Fox Agency', employee_count: 40, location: { country: 'Germany' } }, false],
-    ['"not agencies" passes a bank', noAgencies, { name: 'Acme Bank', industries: ['Banking'], employee_count: 40, location: { country: 'Germany' } }, true],
-    ['"excluding consultancies" fails management consulting', noConsultancies, { industries: ['Management Consulting', 'Computer Software'] }, false],
+    [
+      '"not agencies" fails a marketing agency',
+      noAgencies,
+      { name: 'Blue Fox Agency', industries: ['Marketing and Advertising'], employee_count: 40, location: { country: 'Germany' } },
+      false,
+    ],
+    [
+      '"not agencies" fails "Marketing and Advertising"',
+      noAgencies,
+      { name: 'Blue Fox', industries: ['Marketing and Advertising'], employee_count: 40, location: { country: 'Germany' } },
+      false,
+    ],
+    [
+      '"not agencies" fails a company named "… Agency"',
+      noAgencies,
+      { name: 'Blue Fox Agency', employee_count: 40, location: { country: 'Germany' } },
+      false,
+    ],
+    [
+      '"not agencies" passes a bank',
+      noAgencies,
+      { name: 'Acme Bank', industries: ['Banking'], employee_count: 40, location: { country: 'Germany' } },
+      true,
+    ],
+    [
+      '"excluding consultancies" fails management consulting',
+      noConsultancies,
+      { industries: ['Management Consulting', 'Computer Software'] },
+      false,
+    ],
     ['"excluding consultancies" passes a software vendor', noConsultancies, { industries: ['Computer Software'] }, true],
-    ['"no government" fails a government agency', noGovernment, { industries: ['Hospital & Health Care'], company_type: 'Government Agency' }, false],
-    ['"except nonprofits" fails a nonprofit by type', noGovernment, { industries: ['Hospital & Health Care'], company_type: 'Nonprofit' }, false],
-    ['"except nonprofits" fails a nonprofit by industry', noGovernment, { industries: ['Hospital & Health Care', 'Non-profit Organization Management'] }, false],
-    ['exclusions pass a private hospital group', noGovernment, { industries: ['Hospital & Health Care'], company_type: 'Privately Held' }, true],
+    [
+      '"no government" fails a government agency',
+      noGovernment,
+      { industries: ['Hospital & Health Care'], company_type: 'Government Agency' },
+      false,
+    ],
+    [
+      '"except nonprofits" fails a nonprofit by type',
+      noGovernment,
+      { industries: ['Hospital & Health Care'], company_type: 'Nonprofit' },
+      false,
+    ],
+    [
+      '"except nonprofits" fails a nonprofit by industry',
+      noGovernment,
+      { industries: ['Hospital & Health Care', 'Non-profit Organization Management'] },
+      false,
+    ],
+    [
+      'exclusions pass a private hospital group',
+      noGovernment,
+      { industries: ['Hospital & Health Care'], company_type: 'Privately Held' },
+      true,
+    ],
   ])('%s', (_case, icp, input, matched) => {
     const result = evaluator.evaluateCompany(company(input), [icp]);
     if (matched) expectMatch(result, icp);
@@ -148,12 +253,17 @@ describe('DefaultEvaluator.evaluateCompany: taxonomy and exclusions', () => {
   });
 
   it('says which exclusions it checked when they pass', () => {
-    const { reasoning } = evaluator.evaluateCompany(company({ name: 'Acme Bank', industries: ['Banking'], employee_count: 40, location: { country: 'Germany' } }), [noAgencies]);
+    const { reasoning } = evaluator.evaluateCompany(
+      company({ name: 'Acme Bank', industries: ['Banking'], employee_count: 40, location: { country: 'Germany' } }),
+      [noAgencies],
+    );
     expect(reasoning).toContain('no exclusion applying (not agencies)');
   });
 
   it('does not pass an exclusion on a name alone', () => {
-    const result = evaluator.evaluateCompany(company({ name: 'Acme' }), [{ id: '9', name: 'Anything but agencies', description: 'Exclude: agencies' }]);
+    const result = evaluator.evaluateCompany(company({ name: 'Acme' }), [
+      { id: '9', name: 'Anything but agencies', description: 'Exclude: agencies' },
+    ]);
     expectNoMatch(result);
     expect(result.reasoning).toMatch(/too little data/);
   });
@@ -205,7 +315,9 @@ describe('DefaultEvaluator.evaluatePerson', () => {
 
   it('derives function and seniority from the title and says so', () => {
     const { reasoning } = evaluator.evaluatePerson(contact('Vice President of Finance'), noCompany, [FINANCE_PERSONA]);
-    expect(reasoning).toBe('Matched Persona "Finance buyer" on title "Vice President of Finance", function Finance per title and seniority VP per title.');
+    expect(reasoning).toBe(
+      'Matched Persona "Finance buyer" on title "Vice President of Finance", function Finance per title and seniority VP per title.',
+    );
   });
 
   it('names the failed title and what was expected', () => {
@@ -215,7 +327,12 @@ describe('DefaultEvaluator.evaluatePerson', () => {
 
   it('prefers the stated seniority and function over the title', () => {
     expectNoMatch(evaluator.evaluatePerson(contact('VP Finance', { seniority: 'Manager' }), noCompany, [FINANCE_PERSONA]));
-    expectMatch(evaluator.evaluatePerson(contact('VP Finance', { seniority: 'Vice President', function: 'Accounting' }), noCompany, [FINANCE_PERSONA]), FINANCE_PERSONA);
+    expectMatch(
+      evaluator.evaluatePerson(contact('VP Finance', { seniority: 'Vice President', function: 'Accounting' }), noCompany, [
+        FINANCE_PERSONA,
+      ]),
+      FINANCE_PERSONA,
+    );
   });
 
   it('uses the stated seniority and function when the title is missing', () => {
@@ -273,7 +390,10 @@ describe('DefaultEvaluator: choosing among profiles', () => {
   });
 
   it('explains the closest profile when none matches', () => {
-    const { reasoning } = evaluator.evaluateCompany(company({ industries: ['Banking'], location: { country: 'Spain' } }), [germanFintech, french]);
+    const { reasoning } = evaluator.evaluateCompany(company({ industries: ['Banking'], location: { country: 'Spain' } }), [
+      germanFintech,
+      french,
+    ]);
     expect(reasoning).toContain('Closest: "German fintech"');
     expect(reasoning).toContain('country Spain (expected Germany)');
     expect(reasoning).toContain('industry Banking did');
@@ -288,7 +408,12 @@ describe('DefaultEvaluator: choosing among profiles', () => {
   });
 
   it('says when there are no profiles', () => {
-    expect(evaluator.evaluateCompany(company(GERMAN_FINTECH), [])).toEqual({ matched: false, id: null, name: '', reasoning: 'No ICP matched: there are no active ICPs.' });
+    expect(evaluator.evaluateCompany(company(GERMAN_FINTECH), [])).toEqual({
+      matched: false,
+      id: null,
+      name: '',
+      reasoning: 'No ICP matched: there are no active ICPs.',
+    });
     expect(evaluator.evaluatePerson(contact('CFO'), company(), []).reasoning).toBe('No Persona matched: there are no active Personas.');
   });
 });

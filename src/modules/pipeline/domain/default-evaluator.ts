@@ -98,14 +98,18 @@ export class DefaultEvaluator implements Evaluator {
       return { profile, criteria, checks, passed, failed, unknown, matched: failed.length === 0 && passed.length > 0 };
     });
 
-    const best = scored.filter((s) => s.matched).reduce<Scored | null>((a, b) => (a === null || b.passed.length > a.passed.length ? b : a), null);
+    const best = scored
+      .filter((s) => s.matched)
+      .reduce<Scored | null>((a, b) => (a === null || b.passed.length > a.passed.length ? b : a), null);
     if (best) {
       const unknown = best.unknown.length > 0 ? `; no data for ${joinList(best.unknown.map((c) => c.label))}` : '';
       return {
         matched: true,
         id: String(best.profile.id),
         name: typeof best.profile.name === 'string' ? best.profile.name : '',
-        reasoning: cap(`Matched ${noun.profile} ${title(best.profile)} on ${joinList(best.passed.map(passedPhrase), 'and', 20)}${unknown}.`),
+        reasoning: cap(
+          `Matched ${noun.profile} ${title(best.profile)} on ${joinList(best.passed.map(passedPhrase), 'and', 20)}${unknown}.`,
+        ),
       };
     }
 
@@ -113,7 +117,9 @@ export class DefaultEvaluator implements Evaluator {
     if (readable.length === 0) {
       const names = joinList(list.map(title));
       const plural = list.length > 1;
-      return noMatch(`No ${noun.profile} matched: the description${plural ? 's' : ''} of ${names} ${plural ? 'have' : 'has'} no criteria the evaluator can read.`);
+      return noMatch(
+        `No ${noun.profile} matched: the description${plural ? 's' : ''} of ${names} ${plural ? 'have' : 'has'} no criteria the evaluator can read.`,
+      );
     }
     const closest = readable.reduce((a, b) =>
       b.passed.length > a.passed.length || (b.passed.length === a.passed.length && b.failed.length < a.failed.length) ? b : a,

@@ -299,7 +299,12 @@ const REGIONS: Array<[string[], string]> = [
   [['MENA', 'Middle East and North Africa'], `${MIDDLE_EAST} DZ MA TN LY`],
   [['GCC', 'Gulf', 'Gulf states', 'Gulf region'], 'AE SA QA KW BH OM'],
   [['Africa', 'African'], AFRICA],
-  [['Sub-Saharan Africa', 'Subsaharan Africa'], AFRICA.split(' ').filter((c) => !['DZ', 'EG', 'LY', 'MA', 'TN'].includes(c)).join(' ')],
+  [
+    ['Sub-Saharan Africa', 'Subsaharan Africa'],
+    AFRICA.split(' ')
+      .filter((c) => !['DZ', 'EG', 'LY', 'MA', 'TN'].includes(c))
+      .join(' '),
+  ],
 ];
 
 /** Words that mean "anywhere": not a criterion. */

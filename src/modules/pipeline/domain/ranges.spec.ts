@@ -1,6 +1,11 @@
 import { findRanges, formatCount, formatMoney, formatRange, inRange, invert, NumberRange } from './ranges';
 
-const range = (min: number | null, max: number | null, minExclusive = false, maxExclusive = false): NumberRange => ({ min, max, minExclusive, maxExclusive });
+const range = (min: number | null, max: number | null, minExclusive = false, maxExclusive = false): NumberRange => ({
+  min,
+  max,
+  minExclusive,
+  maxExclusive,
+});
 
 describe('findRanges', () => {
   it.each<[string, NumberRange]>([

@@ -101,16 +101,26 @@ const BETWEEN = /\b(?:between|from)\s*$/i;
 /** Tried in this order, so "no more than" is an upper bound before "more than" is a lower one. */
 const BEFORE: Array<[RegExp, 'min' | 'max', boolean]> = [
   [/(?:\bup\s+to|\bat\s+most|\bmaximum(?:\s+of)?|\bmax\.?|\b(?:no|not)\s+(?:more|greater|larger|bigger)\s+than|<=|≤)\s*$/i, 'max', false],
-  [/(?:\bat\s+least|\bminimum(?:\s+of)?|\bmin\.?|\bstarting\s+(?:at|from)|\b(?:no|not)\s+(?:less|fewer|smaller)\s+than|>=|≥)\s*$/i, 'min', false],
-  [/(?:\b(?:more|greater|larger|bigger|higher)\s+than|\bover|\babove|\bexceeding|\bin\s+excess\s+of|\bupwards\s+of|\bnorth\s+of|>)\s*$/i, 'min', true],
+  [
+    /(?:\bat\s+least|\bminimum(?:\s+of)?|\bmin\.?|\bstarting\s+(?:at|from)|\b(?:no|not)\s+(?:less|fewer|smaller)\s+than|>=|≥)\s*$/i,
+    'min',
+    false,
+  ],
+  [
+    /(?:\b(?:more|greater|larger|bigger|higher)\s+than|\bover|\babove|\bexceeding|\bin\s+excess\s+of|\bupwards\s+of|\bnorth\s+of|>)\s*$/i,
+    'min',
+    true,
+  ],
   [/(?:\b(?:less|fewer|smaller|lower)\s+than|\bunder|\bbelow|\bbeneath|\bsouth\s+of|<)\s*$/i, 'max', true],
 ];
 const AFTER_MIN = /^\s*(?:\+|plus\b|or\s+(?:more|above|greater|higher|over)\b|and\s+(?:more|above|up|over|higher|greater)\b)/i;
 const AFTER_MAX = /^\s*(?:or\s+(?:less|fewer|below|under|smaller)\b|and\s+(?:below|under|less|fewer|smaller)\b)/i;
 
-const EMPLOYEES_AFTER = /^\s*(?:\+\s*)?(?:[\p{L}-]+\s+){0,2}?(?:employees?|staff|people|persons?|headcount|ftes?|workers|personnel|team\s+members|full[\s-]time)\b/iu;
+const EMPLOYEES_AFTER =
+  /^\s*(?:\+\s*)?(?:[\p{L}-]+\s+){0,2}?(?:employees?|staff|people|persons?|headcount|ftes?|workers|personnel|team\s+members|full[\s-]time)\b/iu;
 const REVENUE_AFTER = /^\s*(?:\+\s*)?(?:[\p{L}-]+\s+){0,3}?(?:revenues?|arr|turnover|sales|income|mrr|gmv|bookings)\b/iu;
-const EMPLOYEES_BEFORE = /\b(?:employees?|employee\s+count|staff|headcount|head\s+count|team\s+size|company\s+size|workforce|ftes?|size)\b[^.;\n]{0,30}$/i;
+const EMPLOYEES_BEFORE =
+  /\b(?:employees?|employee\s+count|staff|headcount|head\s+count|team\s+size|company\s+size|workforce|ftes?|size)\b[^.;\n]{0,30}$/i;
 const REVENUE_BEFORE = /\b(?:revenues?|arr|turnover|sales|income|mrr|gmv|bookings)\b[^.;\n]{0,30}$/i;
 const FUNDING_NEAR = /\b(?:rais(?:ed|ing|e)|funding|funded|round|valuation|valued|invest(?:ed|ment))\b/i;
 const NEGATION = /\b(?:excluding|exclude|excludes|except|without|not|no|other\s+than)(?:\s+(?!and\b|or\b|but\b)[\p{L}-]+){0,4}\s*$/iu;
@@ -155,8 +165,11 @@ export function findRanges(text: string): FoundRange[] {
       const comparator = BEFORE.find(([re]) => re.test(before));
       if (comparator) {
         const [re, side, exclusive] = comparator;
-        start -= (before.match(re)?.[0].length ?? 0);
-        range = side === 'min' ? { min: value, max: null, minExclusive: exclusive, maxExclusive: false } : { min: null, max: value, minExclusive: false, maxExclusive: exclusive };
+        start -= before.match(re)?.[0].length ?? 0;
+        range =
+          side === 'min'
+            ? { min: value, max: null, minExclusive: exclusive, maxExclusive: false }
+            : { min: null, max: value, minExclusive: false, maxExclusive: exclusive };
       } else if (AFTER_MAX.test(after)) {
         range = { min: null, max: value, minExclusive: false, maxExclusive: false };
         end += after.match(AFTER_MAX)?.[0].length ?? 0;

@@ -14,16 +14,64 @@ function random(seed: number): () => number {
 
 const CHARS = 'abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 .,;:!?()[]{}-+$€£%&/\\\n\t"\'_=*#@~^<>|–—é中🙂\u0000\ud800';
 const WORDS = [
-  'not', 'no', 'Series', 'A', 'B', 'to', 'between', 'and', 'or', 'over', 'under', '$', '10M', '1k', '1,000', '1.000', 'employees',
-  'Titles:', 'Industries:', 'Exclude:', 'Seniority:', 'Revenue:', 'Employees:', 'Countries:', 'CFO', 'VP', 'Head', 'of', 'in', 'UK',
-  'US', 'us', 'it', 'IT', 'fintech', 'Director+', 'C-level', 'chief', 'officer', 'excluding', 'nonprofits', 'government', 'DACH',
-  'public', 'private', 'Non-EU', 'non-profit', '+', '-', 'million', 'bn',
+  'not',
+  'no',
+  'Series',
+  'A',
+  'B',
+  'to',
+  'between',
+  'and',
+  'or',
+  'over',
+  'under',
+  '$',
+  '10M',
+  '1k',
+  '1,000',
+  '1.000',
+  'employees',
+  'Titles:',
+  'Industries:',
+  'Exclude:',
+  'Seniority:',
+  'Revenue:',
+  'Employees:',
+  'Countries:',
+  'CFO',
+  'VP',
+  'Head',
+  'of',
+  'in',
+  'UK',
+  'US',
+  'us',
+  'it',
+  'IT',
+  'fintech',
+  'Director+',
+  'C-level',
+  'chief',
+  'officer',
+  'excluding',
+  'nonprofits',
+  'government',
+  'DACH',
+  'public',
+  'private',
+  'Non-EU',
+  'non-profit',
+  '+',
+  '-',
+  'million',
+  'bn',
 ];
 
 function randomText(next: () => number, maxLength: number): string {
   const length = Math.floor(next() * maxLength);
   let text = '';
-  for (let i = 0; i < length; i++) text += next() < 0.5 ? CHARS[Math.floor(next() * CHARS.length)] : `${WORDS[Math.floor(next() * WORDS.length)]} `;
+  for (let i = 0; i < length; i++)
+    text += next() < 0.5 ? CHARS[Math.floor(next() * CHARS.length)] : `${WORDS[Math.floor(next() * WORDS.length)]} `;
   return text;
 }
 
@@ -45,7 +93,9 @@ describe('robustness', () => {
         latest_funding_stage: text.slice(3, 12),
         company_type: text.slice(2, 9),
       } as unknown as CompanyInfo;
-      const fuzzyContact = { role: { title: text.slice(0, 40), seniority: text.slice(1, 8), function: text.slice(4, 12) } } as unknown as ContactInfo;
+      const fuzzyContact = {
+        role: { title: text.slice(0, 40), seniority: text.slice(1, 8), function: text.slice(4, 12) },
+      } as unknown as ContactInfo;
       const icp = evaluator.evaluateCompany(fuzzyCompany, [profile]);
       const persona = evaluator.evaluatePerson(fuzzyContact, fuzzyCompany, [profile]);
       for (const result of [icp, persona]) {
@@ -61,8 +111,14 @@ describe('robustness', () => {
     const evaluator = new DefaultEvaluator();
     const junk = [null, undefined, 42, 'text', [], { industries: 'Fintech', employee_count: '200', location: null }];
     for (const value of junk) {
-      expect(() => evaluator.evaluateCompany(value as unknown as CompanyInfo, [{ id: '1', name: 'x', description: 'Fintech' }])).not.toThrow();
-      expect(() => evaluator.evaluatePerson(value as unknown as ContactInfo, value as unknown as CompanyInfo, [{ id: '1', name: 'x', description: 'CFOs' }])).not.toThrow();
+      expect(() =>
+        evaluator.evaluateCompany(value as unknown as CompanyInfo, [{ id: '1', name: 'x', description: 'Fintech' }]),
+      ).not.toThrow();
+      expect(() =>
+        evaluator.evaluatePerson(value as unknown as ContactInfo, value as unknown as CompanyInfo, [
+          { id: '1', name: 'x', description: 'CFOs' },
+        ]),
+      ).not.toThrow();
     }
     const oddProfiles = [null, { id: 1, name: null, description: null }, { id: '2' }] as unknown as KbProfile[];
     expect(() => evaluator.evaluateCompany({} as CompanyInfo, oddProfiles)).not.toThrow();
@@ -92,7 +148,13 @@ describe('robustness', () => {
     const long = 'x'.repeat(50_000);
     new DefaultEvaluator().evaluatePerson(
       { role: { title: long, seniority: long, function: long }, location: { country: long } } as unknown as ContactInfo,
-      { name: long, industries: [long], location: { country: long }, latest_funding_stage: long, company_type: long } as unknown as CompanyInfo,
+      {
+        name: long,
+        industries: [long],
+        location: { country: long },
+        latest_funding_stage: long,
+        company_type: long,
+      } as unknown as CompanyInfo,
       [{ id: '1', name: 'x', description: 'Titles: CFO. Industries: Fintech. Countries: Germany. Funding: Seed. Company type: public' }],
     );
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -101,8 +163,11 @@ describe('robustness', () => {
 
   it('keeps the reasoning bounded for profiles with very many criteria', () => {
     const evaluator = new DefaultEvaluator();
-    const countries = 'Countries: Germany, France, Netherlands, Spain, Italy, Portugal, Poland, Austria, Belgium, Sweden, Norway, Denmark, Finland.';
-    const result = evaluator.evaluateCompany({ location: { country: 'Japan' } } as CompanyInfo, [{ id: '1', name: 'x', description: countries }]);
+    const countries =
+      'Countries: Germany, France, Netherlands, Spain, Italy, Portugal, Poland, Austria, Belgium, Sweden, Norway, Denmark, Finland.';
+    const result = evaluator.evaluateCompany({ location: { country: 'Japan' } } as CompanyInfo, [
+      { id: '1', name: 'x', description: countries },
+    ]);
     expect(result.reasoning).toContain('Austria or 5 more');
     expect(result.reasoning.length).toBeLessThanOrEqual(2_000);
   });

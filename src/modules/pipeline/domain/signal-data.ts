@@ -18,10 +18,23 @@ const attributionTemplate = () => ({ type: '', source: '', source_name: '', sour
 const sessionTemplate = () => ({ id: '', started_at: '', ended_at: '', duration_secs: 0 });
 const deviceTemplate = () => ({ browser: '', browser_version: '', os: '', os_version: '', device_type: '', language: '' });
 const locationTemplate = () => ({
-  ip: '', city: '', state: '', country: '', country_code: '', postal_code: '', timezone: '', latitude: 0, longitude: 0,
+  ip: '',
+  city: '',
+  state: '',
+  country: '',
+  country_code: '',
+  postal_code: '',
+  timezone: '',
+  latitude: 0,
+  longitude: 0,
 });
 const pageTemplate = () => ({
-  visited_at: '', first_visited_at: '', last_visited_at: '', time_spent_secs: 0, visit_count: 0, total_time_spent_secs: 0,
+  visited_at: '',
+  first_visited_at: '',
+  last_visited_at: '',
+  time_spent_secs: 0,
+  visit_count: 0,
+  total_time_spent_secs: 0,
 });
 const linkedinTemplate = () => ({ source: '', url: '', comment: '', reaction_type: '', company_name: '', post_title: '' });
 

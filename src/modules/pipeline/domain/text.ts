@@ -30,7 +30,24 @@ const STEM_EXCEPTIONS: Record<string, string> = {
 };
 
 /** Words ending in "s" that are not plurals and must keep their "s". */
-const STEM_KEEP = new Set(['saas', 'paas', 'iaas', 'sales', 'analytics', 'logistics', 'news', 'devops', 'series', 'macos', 'kubernetes', 'always', 'across', 'towards', 'whereas', 'perhaps']);
+const STEM_KEEP = new Set([
+  'saas',
+  'paas',
+  'iaas',
+  'sales',
+  'analytics',
+  'logistics',
+  'news',
+  'devops',
+  'series',
+  'macos',
+  'kubernetes',
+  'always',
+  'across',
+  'towards',
+  'whereas',
+  'perhaps',
+]);
 
 export function stem(word: string): string {
   const exception = STEM_EXCEPTIONS[word];
@@ -161,7 +178,13 @@ export class PhraseIndex<T> {
     return null;
   }
 
-  private matchesAt(tokens: readonly Token[], at: number, entry: PhraseEntry<T>, consumed: boolean[] | undefined, strictCase: boolean): boolean {
+  private matchesAt(
+    tokens: readonly Token[],
+    at: number,
+    entry: PhraseEntry<T>,
+    consumed: boolean[] | undefined,
+    strictCase: boolean,
+  ): boolean {
     if (at + entry.keys.length > tokens.length) return false;
     for (let k = 0; k < entry.keys.length; k++) {
       const token = tokens[at + k];

@@ -11,7 +11,11 @@ function evaluation(icp: boolean): ActivityEvaluation {
   };
 }
 
-function signal(id: string, at: string, options: { type?: ActivityEntity['type']; title?: string; icp?: boolean; source?: string } = {}): NewSignal {
+function signal(
+  id: string,
+  at: string,
+  options: { type?: ActivityEntity['type']; title?: string; icp?: boolean; source?: string } = {},
+): NewSignal {
   const contact = contactInfoTemplate();
   contact.role.title = options.title ?? '';
   const activity = {
@@ -30,9 +34,19 @@ function signal(id: string, at: string, options: { type?: ActivityEntity['type']
 
 function newBuyer(): LockedBuyer {
   return {
-    id: '1', person_key: 'ann@acme.com', contact_info: contactInfoTemplate(), company_info: companyInfoTemplate(), hems: [],
-    signal_count_total: 0, signal_count_website: 0, signal_count_market: 0, signal_count_linkedin: 0,
-    first_signal_id: null, first_signal_at: null, last_signal_id: null, last_signal_at: null,
+    id: '1',
+    person_key: 'ann@acme.com',
+    contact_info: contactInfoTemplate(),
+    company_info: companyInfoTemplate(),
+    hems: [],
+    signal_count_total: 0,
+    signal_count_website: 0,
+    signal_count_market: 0,
+    signal_count_linkedin: 0,
+    first_signal_id: null,
+    first_signal_at: null,
+    last_signal_id: null,
+    last_signal_at: null,
   };
 }
 
@@ -52,8 +66,10 @@ describe('BuyerWriter.fold', () => {
   it('leaves first and last unchanged (null) when a Signal falls between them', () => {
     const stored = { ...newBuyer(), signal_count_total: 2, signal_count_website: 2 };
     Object.assign(stored, {
-      first_signal_id: '1', first_signal_at: new Date('2026-01-01T00:00:00Z'),
-      last_signal_id: '3', last_signal_at: new Date('2026-01-02T00:00:00Z'),
+      first_signal_id: '1',
+      first_signal_at: new Date('2026-01-01T00:00:00Z'),
+      last_signal_id: '3',
+      last_signal_at: new Date('2026-01-02T00:00:00Z'),
     });
     const fold = BuyerWriter.startFold(stored);
     BuyerWriter.fold(fold, signal('2', '2026-01-01T12:00:00Z'));

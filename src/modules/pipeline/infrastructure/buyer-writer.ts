@@ -19,8 +19,19 @@ export interface NewSignal {
 /** What folding a Signal into a Buyer reads from the Buyer. */
 export type LockedBuyer = Pick<
   BuyerEntity,
-  | 'id' | 'person_key' | 'contact_info' | 'company_info' | 'hems' | 'signal_count_total' | 'signal_count_website'
-  | 'signal_count_market' | 'signal_count_linkedin' | 'first_signal_id' | 'first_signal_at' | 'last_signal_id' | 'last_signal_at'
+  | 'id'
+  | 'person_key'
+  | 'contact_info'
+  | 'company_info'
+  | 'hems'
+  | 'signal_count_total'
+  | 'signal_count_website'
+  | 'signal_count_market'
+  | 'signal_count_linkedin'
+  | 'first_signal_id'
+  | 'first_signal_at'
+  | 'last_signal_id'
+  | 'last_signal_at'
 >;
 
 /**
@@ -89,8 +100,12 @@ export class BuyerWriter {
        ON CONFLICT (workspace_id, person_key) DO UPDATE SET updated_at = b.updated_at
        RETURNING ${LOCKED_COLUMNS}`,
       [
-        requireWorkspace(ctx), JSON.stringify(contactInfoTemplate()), JSON.stringify(companyInfoTemplate()), now,
-        sorted.map((person) => person.newBuyerId), sorted.map((person) => person.personKey),
+        requireWorkspace(ctx),
+        JSON.stringify(contactInfoTemplate()),
+        JSON.stringify(companyInfoTemplate()),
+        now,
+        sorted.map((person) => person.newBuyerId),
+        sorted.map((person) => person.personKey),
         sorted.map((person) => JSON.stringify(person.attribution)),
       ],
     );

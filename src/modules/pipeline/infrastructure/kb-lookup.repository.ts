@@ -174,7 +174,9 @@ const profiles = (table: string, name: 'icps' | 'personas') =>
       FROM ${table} p WHERE p.workspace_id = $1 AND p.deleted_at IS NULL) AS ${name}`;
 
 /** The profiles, and per person key (`$2`) their Buyer's contact and company (a person has one Buyer). */
-const evaluationInputsSql = (tableOf: TableOf) => `SELECT ${profiles(tableOf(icpResource), 'icps')}, ${profiles(tableOf(personaResource), 'personas')},
+const evaluationInputsSql = (
+  tableOf: TableOf,
+) => `SELECT ${profiles(tableOf(icpResource), 'icps')}, ${profiles(tableOf(personaResource), 'personas')},
   (SELECT coalesce(json_object_agg(b.person_key, json_build_object('contact_info', b.contact_info, 'company_info', b.company_info)), '{}')
      FROM buyers b WHERE b.workspace_id = $1 AND b.person_key = ANY($2::text[])) AS known`;
 

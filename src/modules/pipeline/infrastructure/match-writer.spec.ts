@@ -20,14 +20,30 @@ function signal(id: string, at: string): NewSignal {
       persona: { matched: true, id: '6', name: 'Finance', reasoning: 'title matched' },
     },
   } as unknown as ActivityEntity;
-  return { id, buyerId: '1', activity, data: { type: 'website' }, matched: { resource: 'target_page', id: 'tpg_1', name: 'Pricing', short_name: 'pricing', description: '' } };
+  return {
+    id,
+    buyerId: '1',
+    activity,
+    data: { type: 'website' },
+    matched: { resource: 'target_page', id: 'tpg_1', name: 'Pricing', short_name: 'pricing', description: '' },
+  };
 }
 
 function newBuyer(): LockedBuyer {
   return {
-    id: '1', person_key: 'ann@acme.com', contact_info: contactInfoTemplate(), company_info: companyInfoTemplate(), hems: [],
-    signal_count_total: 0, signal_count_website: 0, signal_count_market: 0, signal_count_linkedin: 0,
-    first_signal_id: null, first_signal_at: null, last_signal_id: null, last_signal_at: null,
+    id: '1',
+    person_key: 'ann@acme.com',
+    contact_info: contactInfoTemplate(),
+    company_info: companyInfoTemplate(),
+    hems: [],
+    signal_count_total: 0,
+    signal_count_website: 0,
+    signal_count_market: 0,
+    signal_count_linkedin: 0,
+    first_signal_id: null,
+    first_signal_at: null,
+    last_signal_id: null,
+    last_signal_at: null,
   };
 }
 
@@ -66,7 +82,9 @@ describe('MatchWriter.statement', () => {
     expect(sql).toContain('json_to_recordset($28::json)');
     // The activities' update shares the workspace and the time: the same parameters, not copies.
     expect(sql).toContain(') UPDATE activities a SET updated_at = $2, buyer_id = v.buyer_id, company_info = v.company_info::json,');
-    expect(sql).toContain("WHERE a.workspace_id = $1 AND (a.stage = $29 OR ($29::text IS NULL AND a.stage <> 'done')) AND a.id = v.id RETURNING a.id");
+    expect(sql).toContain(
+      "WHERE a.workspace_id = $1 AND (a.stage = $29 OR ($29::text IS NULL AND a.stage <> 'done')) AND a.id = v.id RETURNING a.id",
+    );
 
     const buyerColumn = (name: string) => {
       const names = /AS v \(([^)]*)\)/.exec(sql)![1].split(', ');
@@ -98,7 +116,11 @@ describe('MatchWriter.statement', () => {
 
   it('keeps its text whatever the batch, so it is prepared once', () => {
     const many = oneMatch();
-    const none: MatchWrite = { folds: [], signals: [], outcomes: [{ id: '912', changes: { stage: 'done', status: 'discarded', discard_reason: 'excluded_company' } }] };
+    const none: MatchWrite = {
+      folds: [],
+      signals: [],
+      outcomes: [{ id: '912', changes: { stage: 'done', status: 'discarded', discard_reason: 'excluded_company' } }],
+    };
     expect(MatchWriter.statement('ws', none, NOW).sql).toBe(MatchWriter.statement('other', many, new Date()).sql);
   });
 });

@@ -8,7 +8,16 @@ import type { BuyerFold, NewSignal } from './buyer-writer';
 
 /** The columns Match writes on every activity it finishes: what the steps found, and the outcome. */
 const OUTCOME_COLUMNS = [
-  'buyer_id', 'company_info', 'contact_info', 'discard_reason', 'evaluation', 'identity', 'person_key', 'signal_id', 'stage', 'status',
+  'buyer_id',
+  'company_info',
+  'contact_info',
+  'discard_reason',
+  'evaluation',
+  'identity',
+  'person_key',
+  'signal_id',
+  'stage',
+  'status',
 ] as const;
 
 /**
@@ -16,14 +25,29 @@ const OUTCOME_COLUMNS = [
  * columns keep the stored one when the fold's is null (the first or last Signal did not change).
  */
 const BUYER_UPDATE_COLUMNS: ReadonlyArray<readonly [column: string, type: string, mode: 'set' | 'keep']> = [
-  ['contact_info', 'json', 'set'], ['company_info', 'json', 'set'], ['hems', 'json', 'set'],
-  ['is_icp', 'boolean', 'set'], ['icp_id', 'bigint', 'set'], ['icp_name', 'text', 'set'], ['icp_reasoning', 'text', 'set'],
-  ['is_persona', 'boolean', 'set'], ['persona_id', 'bigint', 'set'], ['persona_name', 'text', 'set'], ['persona_reasoning', 'text', 'set'],
-  ['signal_count_total', 'integer', 'set'], ['signal_count_website', 'integer', 'set'],
-  ['signal_count_market', 'integer', 'set'], ['signal_count_linkedin', 'integer', 'set'],
-  ['first_signal_id', 'bigint', 'keep'], ['first_signal_type', 'text', 'keep'], ['first_signal_trigger', 'text', 'keep'],
-  ['first_signal_at', 'timestamptz', 'keep'], ['attribution', 'json', 'keep'],
-  ['last_signal_id', 'bigint', 'keep'], ['last_signal_type', 'text', 'keep'], ['last_signal_trigger', 'text', 'keep'],
+  ['contact_info', 'json', 'set'],
+  ['company_info', 'json', 'set'],
+  ['hems', 'json', 'set'],
+  ['is_icp', 'boolean', 'set'],
+  ['icp_id', 'bigint', 'set'],
+  ['icp_name', 'text', 'set'],
+  ['icp_reasoning', 'text', 'set'],
+  ['is_persona', 'boolean', 'set'],
+  ['persona_id', 'bigint', 'set'],
+  ['persona_name', 'text', 'set'],
+  ['persona_reasoning', 'text', 'set'],
+  ['signal_count_total', 'integer', 'set'],
+  ['signal_count_website', 'integer', 'set'],
+  ['signal_count_market', 'integer', 'set'],
+  ['signal_count_linkedin', 'integer', 'set'],
+  ['first_signal_id', 'bigint', 'keep'],
+  ['first_signal_type', 'text', 'keep'],
+  ['first_signal_trigger', 'text', 'keep'],
+  ['first_signal_at', 'timestamptz', 'keep'],
+  ['attribution', 'json', 'keep'],
+  ['last_signal_id', 'bigint', 'keep'],
+  ['last_signal_type', 'text', 'keep'],
+  ['last_signal_trigger', 'text', 'keep'],
   ['last_signal_at', 'timestamptz', 'keep'],
 ];
 
@@ -65,32 +89,66 @@ export class MatchWriter {
       const icp = evaluation!.icp;
       const persona = evaluation!.persona;
       return {
-        id: buyer.id, contact_info: buyer.contact_info, company_info: buyer.company_info, hems: buyer.hems,
-        is_icp: icp.matched, icp_id: icp.matched ? icp.id : null, icp_name: icp.matched ? icp.name : '', icp_reasoning: icp.reasoning,
-        is_persona: persona.matched, persona_id: persona.matched ? persona.id : null, persona_name: persona.matched ? persona.name : '',
+        id: buyer.id,
+        contact_info: buyer.contact_info,
+        company_info: buyer.company_info,
+        hems: buyer.hems,
+        is_icp: icp.matched,
+        icp_id: icp.matched ? icp.id : null,
+        icp_name: icp.matched ? icp.name : '',
+        icp_reasoning: icp.reasoning,
+        is_persona: persona.matched,
+        persona_id: persona.matched ? persona.id : null,
+        persona_name: persona.matched ? persona.name : '',
         persona_reasoning: persona.reasoning,
-        signal_count_total: buyer.signal_count_total, signal_count_website: buyer.signal_count_website,
-        signal_count_market: buyer.signal_count_market, signal_count_linkedin: buyer.signal_count_linkedin,
+        signal_count_total: buyer.signal_count_total,
+        signal_count_website: buyer.signal_count_website,
+        signal_count_market: buyer.signal_count_market,
+        signal_count_linkedin: buyer.signal_count_linkedin,
         ...(first && {
-          first_signal_id: buyer.first_signal_id, first_signal_type: first.type, first_signal_trigger: first.trigger,
-          first_signal_at: buyer.first_signal_at, attribution: first.attribution,
+          first_signal_id: buyer.first_signal_id,
+          first_signal_type: first.type,
+          first_signal_trigger: first.trigger,
+          first_signal_at: buyer.first_signal_at,
+          attribution: first.attribution,
         }),
-        ...(last && { last_signal_id: buyer.last_signal_id, last_signal_type: last.type, last_signal_trigger: last.trigger, last_signal_at: buyer.last_signal_at }),
+        ...(last && {
+          last_signal_id: buyer.last_signal_id,
+          last_signal_type: last.type,
+          last_signal_trigger: last.trigger,
+          last_signal_at: buyer.last_signal_at,
+        }),
       };
     });
     const rows = signals.map(({ id, buyerId, activity, data, matched }) => ({
-      id, buyer_id: buyerId, type: activity.type, trigger: activity.trigger, data, captured_at: activity.occurred_at,
-      activity_id: activity.id, matched,
+      id,
+      buyer_id: buyerId,
+      type: activity.type,
+      trigger: activity.trigger,
+      data,
+      captured_at: activity.occurred_at,
+      activity_id: activity.id,
+      matched,
     }));
     // One array per column. The ids also bound the scan of the Buyers (`id = ANY`), so that it
     // reads just these rows by key, whatever the planner believes about the workspace's size.
     const array = (column: string, values: unknown[], type: string) => `${params.bind(`buyers.${column}`, values)}::${type}[]`;
-    const buyerIds = array('id', buyers.map((buyer) => buyer.id), 'bigint');
+    const buyerIds = array(
+      'id',
+      buyers.map((buyer) => buyer.id),
+      'bigint',
+    );
     const arrays = [buyerIds];
     for (const [column, type] of BUYER_UPDATE_COLUMNS) {
       const values = buyers.map((buyer) => (buyer as Record<string, unknown>)[column] ?? null);
       arrays.push(
-        type === 'json' ? array(column, values.map((value) => (value === null ? null : JSON.stringify(value))), 'text') : array(column, values, type),
+        type === 'json'
+          ? array(
+              column,
+              values.map((value) => (value === null ? null : JSON.stringify(value))),
+              'text',
+            )
+          : array(column, values, type),
       );
     }
     const $signals = params.bind('signals', JSON.stringify(rows));

@@ -55,12 +55,9 @@ function toAppError(exception: unknown, path: string, kbIdParams: KbIdParams): A
     return new AppError(code, exception.message);
   }
   if (isUnavailable(exception)) {
-    return new AppError(
-      ErrorCode.serviceUnavailable,
-      'The service is temporarily unavailable; retry shortly.',
-      undefined,
-      { 'Retry-After': '5' },
-    );
+    return new AppError(ErrorCode.serviceUnavailable, 'The service is temporarily unavailable; retry shortly.', undefined, {
+      'Retry-After': '5',
+    });
   }
   return null;
 }

@@ -1,12 +1,5 @@
 import { AppError } from '../../application/app-error';
-import {
-  cursorParser,
-  enumParser,
-  limitParser,
-  ListQueryPipe,
-  prefixedIdParser,
-  timestampParser,
-} from './list-query.pipe';
+import { cursorParser, enumParser, limitParser, ListQueryPipe, prefixedIdParser, timestampParser } from './list-query.pipe';
 
 function rejection(run: () => unknown): AppError {
   try {
@@ -45,7 +38,12 @@ describe('timestampParser', () => {
 });
 
 describe('limitParser', () => {
-  it.each([['1', 1], ['100', 100], ['1000', 1000], ['010', 10]])('accepts %s', (value, expected) => {
+  it.each([
+    ['1', 1],
+    ['100', 100],
+    ['1000', 1000],
+    ['010', 10],
+  ])('accepts %s', (value, expected) => {
     expect(limitParser(value, 'limit')).toBe(expected);
   });
 

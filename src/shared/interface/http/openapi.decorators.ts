@@ -149,7 +149,9 @@ function fieldSchema(name: string, spec: KbFieldSpec, mode: 'create' | 'update')
     // `minLength` does not hold for clearable fields: `""` (or null) clears them.
     ...(clearable ? { nullable: true } : { minLength: 1 }),
     ...(RULE_FORMATS[spec.rule].description ? { description: RULE_FORMATS[spec.rule].description } : {}),
-    ...(clearable && mode === 'update' ? { description: `${RULE_FORMATS[spec.rule].description ?? 'Text'}; \`null\` or \`""\` clears it` } : {}),
+    ...(clearable && mode === 'update'
+      ? { description: `${RULE_FORMATS[spec.rule].description ?? 'Text'}; \`null\` or \`""\` clears it` }
+      : {}),
     example: fieldExample(name, spec),
   };
 }
@@ -188,7 +190,9 @@ export function kbSchemas(resource: KbResource): KbSchemas {
       id: { type: 'string', example: `${resource.idPrefix}1234567890` },
       client_id: { type: 'string', example: 'wor_1234567890' },
       ...Object.fromEntries(entries.map(([name, spec]) => [name, { type: 'string', example: fieldExample(name, spec) }])),
-      ...Object.fromEntries(resource.computedFields.map((name) => [name, { type: 'string', readOnly: true, description: 'Computed by the service' }])),
+      ...Object.fromEntries(
+        resource.computedFields.map((name) => [name, { type: 'string', readOnly: true, description: 'Computed by the service' }]),
+      ),
       created_by: {
         type: 'object',
         description: 'Who created the record',

@@ -4,12 +4,14 @@
  * version, not that the test is wrong.
  */
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
 import { postgresPoolOf, TYPEORM_POOL_CHECKED_AGAINST } from '../../src/database/library-internals';
 
-const typeormVersion = (JSON.parse(readFileSync(require.resolve('typeorm/package.json'), 'utf8')) as { version: string }).version;
+const typeormVersion = (JSON.parse(readFileSync(join(dirname(require.resolve('typeorm')), 'package.json'), 'utf8')) as { version: string })
+  .version;
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 describe(`TypeORM's pg Pool (checked against ${TYPEORM_POOL_CHECKED_AGAINST})`, () => {

@@ -11,8 +11,12 @@ import { cpuSeconds, RssSampler, Service } from './processes';
 export interface Scenario {
   key: string;
   title: string;
-  /** A list endpoint: held to the ≥ 0.8 × baseline target. */
-  list: boolean;
+  /**
+   * The API ÷ baseline requests/s the answer is held to: LARGE_ANSWER for the Buyers and Signals
+   * lists, SMALL_ANSWER for the small ones (a KB list, one Buyer, a KB write), where the framework's
+   * fixed cost per request weighs most; null for the stack's own ceiling.
+   */
+  min_ratio: number | null;
   /** GET path with query; absent for the KB write chain. */
   path?: string;
 }
@@ -59,7 +63,7 @@ export interface LoadResult {
 export interface ScenarioResult {
   key: string;
   title: string;
-  list: boolean;
+  min_ratio: number | null;
   path: string;
   api: LoadResult;
   baseline: LoadResult;
@@ -74,29 +78,37 @@ export interface ScenarioResult {
   stack_ceiling?: number | null;
 }
 
-const HEALTH_LIVE: Scenario = { key: 'health_live', title: 'health/live', list: false, path: '/health/live' };
+export const LARGE_ANSWER = 0.8;
+export const SMALL_ANSWER = 0.6;
+
+const HEALTH_LIVE: Scenario = { key: 'health_live', title: 'health/live', min_ratio: null, path: '/health/live' };
 
 export function scenarios(fixtures: Fixtures): Scenario[] {
   const limit = `limit=${PAGE_SIZE}`;
   return [
-    { key: 'signals_first_page', title: 'signals first page', list: true, path: `/v1/signals?${limit}` },
+    { key: 'signals_first_page', title: 'signals first page', min_ratio: LARGE_ANSWER, path: `/v1/signals?${limit}` },
     {
       key: 'signals_deep_page',
       title: `signals deep, after row ${(fixtures.deepPages * PAGE_SIZE).toLocaleString('en-US')}`,
-      list: true,
+      min_ratio: LARGE_ANSWER,
       path: `/v1/signals?${limit}&cursor=${encodeURIComponent(fixtures.deepCursor)}`,
     },
     {
       key: 'signals_filtered',
       title: 'signals type+trigger+after',
-      list: true,
+      min_ratio: LARGE_ANSWER,
       path: `/v1/signals?type=website&trigger=visited_page&captured_after=${fixtures.capturedAfter}&${limit}`,
     },
-    { key: 'signals_by_buyer', title: 'signals by buyer', list: true, path: `/v1/signals?buyer_id=${fixtures.busyBuyerId}&${limit}` },
-    { key: 'buyers_list', title: 'buyers list', list: true, path: `/v1/buyers?${limit}` },
-    { key: 'buyer_by_id', title: 'buyer by id', list: false, path: `/v1/buyers/${fixtures.busyBuyerId}` },
-    { key: 'kb_icps_list', title: 'kb icps list', list: true, path: '/v1/kb/icps' },
-    { key: 'kb_topic_write', title: 'kb topic POST+DELETE', list: false },
+    {
+      key: 'signals_by_buyer',
+      title: 'signals by buyer',
+      min_ratio: LARGE_ANSWER,
+      path: `/v1/signals?buyer_id=${fixtures.busyBuyerId}&${limit}`,
+    },
+    { key: 'buyers_list', title: 'buyers list', min_ratio: LARGE_ANSWER, path: `/v1/buyers?${limit}` },
+    { key: 'buyer_by_id', title: 'buyer by id', min_ratio: SMALL_ANSWER, path: `/v1/buyers/${fixtures.busyBuyerId}` },
+    { key: 'kb_icps_list', title: 'kb icps list', min_ratio: SMALL_ANSWER, path: '/v1/kb/icps' },
+    { key: 'kb_topic_write', title: 'kb topic POST+DELETE', min_ratio: SMALL_ANSWER },
     HEALTH_LIVE,
   ];
 }
@@ -444,7 +456,7 @@ export async function runScenarios(
     results.push({
       key: scenario.key,
       title: scenario.title,
-      list: scenario.list,
+      min_ratio: scenario.min_ratio,
       path: scenario.path ?? 'POST /v1/kb/topics, DELETE /v1/kb/topics/{id}',
       api: apiResult,
       baseline: baselineResult,

@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Logger } from 'nestjs-pino';
+import { ApiExpressAdapter } from './shared/interface/http/api-express.adapter';
 import { newRequestId } from './shared/interface/http/request-id';
 import { AppConfig } from './config/config';
 import { AppModule } from './app.module';
@@ -99,7 +100,7 @@ export function drainOnSignals(app: INestApplication, logger: { log(message: str
  * once the key is known), so Nest's is off.
  */
 export async function createApp(config: AppConfig): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ApiExpressAdapter(), {
     bodyParser: false,
     bufferLogs: true,
   });

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { configureApp } from '../../src/app.factory';
+import { ApiExpressAdapter } from '../../src/shared/interface/http/api-express.adapter';
 import { AppModule } from '../../src/app.module';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { dropDatabase, prepareDatabase } from '../../src/database/bootstrap';
@@ -68,7 +69,7 @@ export async function deleteQueueKeys(config: AppConfig): Promise<void> {
 
 /** The API's HTTP application from a compiled module, set up as `createApp` sets up production's. */
 export function apiApplication(moduleRef: TestingModule): INestApplication {
-  return configureApp(moduleRef.createNestApplication({ bodyParser: false, logger: false }));
+  return configureApp(moduleRef.createNestApplication(new ApiExpressAdapter(), { bodyParser: false, logger: false }));
 }
 
 /** The real API on its own database: HTTP through supertest, PostgreSQL for real. */

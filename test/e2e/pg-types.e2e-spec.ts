@@ -1,7 +1,7 @@
 import { Pool, types } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
-import { postgresPoolOf } from '../../src/database/library-internals';
+import { poolOf } from '../../src/database/pg-pool';
 import { PG_TYPES } from '../../src/database/pg-types';
 
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -16,7 +16,7 @@ afterAll(() => db?.destroy());
 
 describe("timestamptz values read through the service's pool", () => {
   it('uses the service type parsers', () => {
-    expect((postgresPoolOf(db) as Pool).options).toMatchObject({ types: PG_TYPES });
+    expect((poolOf(db) as Pool).options).toMatchObject({ types: PG_TYPES });
   });
 
   it.each(['UTC', 'America/Los_Angeles', 'Asia/Kolkata', 'Asia/Kathmandu', 'America/St_Johns', 'Europe/Amsterdam'])(

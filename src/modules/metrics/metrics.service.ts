@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { postgresPoolOf } from '../../database/library-internals';
+import { poolOf } from '../../database/pg-pool';
 import { PipelineProducer } from '../pipeline/pipeline.producer';
 import { PIPELINE_QUEUES, PipelineQueue } from '../pipeline/queues';
 
@@ -112,7 +112,7 @@ export class MetricsService {
 
   private collectPool(gauge: Gauge<'state'>): void {
     gauge.reset();
-    const pool = postgresPoolOf(this.dataSource);
+    const pool = poolOf(this.dataSource);
     if (!pool) return;
     gauge.set({ state: 'total' }, pool.totalCount);
     gauge.set({ state: 'idle' }, pool.idleCount);

@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { EntityManager } from 'typeorm';
+import { poolOf } from '../../database/pg-pool';
 
 /** Statement texts seen so far and their names; texts are code, so the set stays small. */
 const names = new Map<string, string>();
@@ -15,12 +16,11 @@ function nameOf(text: string): string | undefined {
 }
 
 /**
- * Runs a parameterised statement as a named prepared statement on the manager's connection (its
- * transaction's, when it has one; otherwise one taken from the pool for the statement).
+ * Runs a parameterised statement as a named prepared statement on the manager's connection: its
+ * transaction's (`QueryRunner.connect()` hands out the pg client), or else the DataSource's pool.
  * PostgreSQL parses it once per connection and, after a few runs, plans it once too: on the hot
  * paths planning cost as much as a third of the statement. Values are passed as with
- * `manager.query`. The connection is the pg client TypeORM's query runner hands out
- * (`QueryRunner.connect()`), so the statement runs on a connection of the same pool.
+ * `manager.query`.
  */
 export async function preparedQuery<Row = Record<string, unknown>>(
   manager: EntityManager,
@@ -28,13 +28,9 @@ export async function preparedQuery<Row = Record<string, unknown>>(
   values: readonly unknown[],
 ): Promise<{ rows: Row[]; rowCount: number | null }> {
   const config = { name: nameOf(text), text, values: values as unknown[] };
-  const inTransaction = manager.queryRunner !== undefined && !manager.queryRunner.isReleased;
-  const runner = inTransaction ? manager.queryRunner : manager.connection.createQueryRunner();
-  try {
-    const client = (await runner.connect()) as PoolClient;
-    const { rows, rowCount } = await client.query(config);
-    return { rows: rows as Row[], rowCount };
-  } finally {
-    if (!inTransaction) await runner.release();
-  }
+  const runner = manager.queryRunner;
+  const client = runner !== undefined && !runner.isReleased ? ((await runner.connect()) as PoolClient) : poolOf(manager.connection);
+  if (!client) throw new Error('The DataSource is not initialised');
+  const { rows, rowCount } = await client.query(config);
+  return { rows: rows as Row[], rowCount };
 }

@@ -1,10 +1,12 @@
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { getStorageToken } from '@nestjs/throttler';
 import type { AddressInfo } from 'node:net';
 import { Agent, get as httpGet } from 'node:http';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
 import { AppConfig } from '../../src/config/config';
+import { RedisThrottlerStorage } from '../../src/shared/interface/http/rate-limit-storage';
 import { expectError } from '../support/assertions';
 import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
 import { apiApplication, startTestApp, TestApp } from '../support/test-app';
@@ -83,6 +85,32 @@ describe('per-workspace rate limit', () => {
     const res = await t.http.get('/v1/kb/icps').set('Authorization', quiet.auth);
     expect(res.status).toBe(200);
     expect(res.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
+  });
+
+  it('counts the hits of one turn with one call to Redis, each with its own exact number', async () => {
+    const storage = t.app.get<RedisThrottlerStorage>(getStorageToken());
+    const sent = jest.spyOn(storage.redis, 'sendCommand');
+    try {
+      const key = `together-${Date.now()}`;
+      const records = await Promise.all(Array.from({ length: 8 }, () => storage.increment(key, 60_000, LIMIT, 60_000, 'default')));
+      expect(sent.mock.calls.map(([command]) => command.name)).toEqual(['evalsha']);
+      expect(records.map((record) => [record.totalHits, record.isBlocked])).toEqual([
+        [1, false],
+        [2, false],
+        [3, false],
+        [4, false],
+        [5, false],
+        [6, true],
+        [7, true],
+        [8, true],
+      ]);
+      expect(records.every((record) => record.timeToExpire > 0 && record.timeToExpire <= 60)).toBe(true);
+      expect(records.slice(LIMIT).every((record) => record.timeToBlockExpire > 0)).toBe(true);
+      const later = await storage.increment(key, 60_000, LIMIT, 60_000, 'default');
+      expect([later.totalHits, later.isBlocked]).toEqual([9, true]);
+    } finally {
+      sent.mockRestore();
+    }
   });
 
   it('answers parallel HTTP requests within the budget, and no more', async () => {

@@ -1,10 +1,11 @@
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { Global, Logger, Module } from '@nestjs/common';
 import { seconds, ThrottlerModule } from '@nestjs/throttler';
+import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../../../config/config';
 import { warnAtMostEvery } from '../../infrastructure/redis';
 import { AppError } from '../../application/app-error';
 import { FailedAuthenticationLimit, RATE_LIMIT_THROTTLER, rateLimitKey, RateLimitStatus } from './rate-limit';
+import { RedisThrottlerStorage } from './rate-limit-storage';
 import { AppRequest } from './request-context';
 
 const logger = new Logger('RateLimitStore');
@@ -17,8 +18,8 @@ function workspaceOf(req: AppRequest): string {
 }
 
 /**
- * The rate limit: @nestjs/throttler with its Redis storage (@nest-lab/throttler-storage-redis),
- * so that a workspace's budget is shared by all its keys and every API instance. The guard
+ * The rate limit: @nestjs/throttler with a Redis storage (RedisThrottlerStorage), so that a
+ * workspace's budget is shared by all its keys and every API instance. The guard
  * (WorkspaceThrottlerGuard) is global, registered by the application. The Redis client fails fast
  * instead of queueing commands while disconnected, so an unreachable Redis costs a request a few
  * milliseconds, not a hang.
@@ -29,15 +30,16 @@ function workspaceOf(req: AppRequest): string {
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => {
-        // Given a URL, the storage owns the client and disconnects it on shutdown.
-        const storage = new ThrottlerStorageRedisService(config.redisUrl, {
+        // The storage owns the client and disconnects it on shutdown.
+        const redis = new Redis(config.redisUrl, {
           enableOfflineQueue: false,
           maxRetriesPerRequest: 0,
           commandTimeout: 500,
           connectTimeout: 2_000,
           retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
         });
-        storage.redis.on('error', warnAtMostEvery(logger, 'Redis for rate limits'));
+        redis.on('error', warnAtMostEvery(logger, 'Redis for rate limits'));
+        const storage = new RedisThrottlerStorage(redis);
         return {
           throttlers: [{ name: RATE_LIMIT_THROTTLER, ttl: seconds(config.rateLimit.ttlSeconds), limit: config.rateLimit.limit }],
           storage,

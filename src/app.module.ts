@@ -17,12 +17,12 @@ import { AuthGuard } from './shared/interface/http/auth.guard';
 import { ApiExceptionFilter } from './shared/interface/http/exception.filter';
 import { WorkspaceThrottlerGuard } from './shared/interface/http/rate-limit';
 import { RateLimitModule } from './shared/interface/http/rate-limit.module';
-import { requestLogOptions } from './shared/interface/http/request-log';
+import { RequestLogMiddleware } from './shared/interface/http/request-log';
 import { RequestPipelineMiddleware } from './shared/interface/http/request-pipeline.middleware';
 
 /**
- * The HTTP API. A request passes, in order: the request log (nestjs-pino; it gives the request
- * its id), the metrics' timer, the request middleware (key, then body), routing, the rate-limit
+ * The HTTP API. A request passes, in order: the request log (it gives the request its id; lines
+ * through nestjs-pino's pino logger), the metrics' timer, the request middleware (key, then body), routing, the rate-limit
  * guard (the workspace's budget), the auth guard (scope, workspace, body errors), the handler;
  * any error ends in the exception filter.
  */
@@ -34,7 +34,7 @@ export class AppModule implements NestModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config),
-        loggingModule(requestLogOptions, logDestination),
+        loggingModule(logDestination),
         RateLimitModule,
         HealthModule,
         MetricsModule,
@@ -57,6 +57,6 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(HttpMetricsMiddleware, RequestPipelineMiddleware).forRoutes('/');
+    consumer.apply(RequestLogMiddleware, HttpMetricsMiddleware, RequestPipelineMiddleware).forRoutes('/');
   }
 }

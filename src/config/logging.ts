@@ -4,6 +4,8 @@ import type { DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
 import { APP_CONFIG, AppConfig } from './config';
 
+const asIs = (value: unknown): unknown => value;
+
 /**
  * What every process logs with (nestjs-pino on pino): structured JSON lines at `LOG_LEVEL`, or
  * readable lines through pino-pretty when stdout is a terminal and no other destination is given.
@@ -12,20 +14,27 @@ export function processLogOptions(config: AppConfig, destination?: DestinationSt
   const pretty = !destination && process.stdout.isTTY;
   return {
     level: config.logLevel,
+    // The request line's `req` and `res` are logged as the API builds them (RequestLogMiddleware),
+    // not through pino-http's serializers for Node's request and response objects.
+    wrapSerializers: false,
+    serializers: { req: asIs, res: asIs },
     ...(pretty ? { transport: { target: 'pino-pretty', options: { singleLine: true } } } : {}),
   };
 }
 
 /**
- * The logging module of a process: `options` adds to the process's options (the HTTP API adds
- * its request log, see `requestLogOptions`); `destination` replaces stdout (tests read it).
- * Nest's own lines go through it once the application calls `app.useLogger(app.get(Logger))`.
+ * The logging module of a process: nestjs-pino's `Logger` and `PinoLogger` on one pino logger,
+ * writing to `destination` (stdout when omitted; tests read it). Nest's own lines go through it
+ * once the application calls `app.useLogger(app.get(Logger))`. nestjs-pino's automatic request
+ * logging is not mounted (`forRoutes: []`): the HTTP API writes its own request line through the
+ * same logger (`RequestLogMiddleware`).
  */
-export function loggingModule(options: (config: AppConfig) => Options = () => ({}), destination?: DestinationStream): DynamicModule {
+export function loggingModule(destination?: DestinationStream): DynamicModule {
   return LoggerModule.forRootAsync({
     inject: [APP_CONFIG],
     useFactory: (config: AppConfig): Params => ({
-      pinoHttp: [{ ...processLogOptions(config, destination), ...options(config) }, destination as DestinationStream],
+      pinoHttp: [processLogOptions(config, destination), destination as DestinationStream],
+      forRoutes: [],
     }),
   });
 }

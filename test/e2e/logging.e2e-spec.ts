@@ -95,7 +95,9 @@ describe('request logs', () => {
       const entries = await entriesFor(res.headers['x-request-id']);
       const requestLine = entries.find((entry) => entry.msg === 'request errored');
       expect(requestLine).toMatchObject({ msg: 'request errored', res: { statusCode: 500 }, workspace_id: ws.workspace_id });
-      const filterLine = entries.find((entry) => entry.context === 'ApiExceptionFilter');
+      const filterLine = lines
+        .map((line) => JSON.parse(line) as Record<string, any>)
+        .find((entry) => entry.context === 'ApiExceptionFilter' && entry.requestId === res.headers['x-request-id']);
       expect(filterLine).toMatchObject({ level: 50, msg: 'Unexpected error', err: { message: 'disk on fire at /var/secret' } });
       expect(filterLine!.err.stack).toContain('logging.e2e-spec.ts');
     } finally {

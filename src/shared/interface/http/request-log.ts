@@ -1,5 +1,6 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Options } from 'pino-http';
 import { formatId, ID_PREFIXES } from '../../domain/ids';
 import { AppRequest } from './request-context';
 import { newRequestId } from './request-id';
@@ -23,50 +24,56 @@ export function loggedHeaders(headers: IncomingMessage['headers']): Record<strin
 /** Probes and metric scrapes, which would drown the requests that matter. */
 const PROBES = /^\/(health\/|metrics(?:[/?]|$))/;
 
-type LoggedRequest = IncomingMessage & { originalUrl?: string };
-
-/** pino-http's view of a request, as its serializers receive it. */
-interface SerializedRequest {
-  id: unknown;
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  remoteAddress?: string;
-}
+type LoggedRequest = AppRequest & { id?: string };
 
 /**
- * The request log of the HTTP API (pino-http, through nestjs-pino): one line per finished request
- * — `req` (its id, method, URL and headers, credentials redacted, and the client's address),
- * `res.statusCode`, `responseTime` and, once the key is known, `workspace_id`; "request
- * completed", "request aborted" when the client went away first, or "request errored" with an
- * `err` for a 5xx. Health probes and metric scrapes get their request id but no line. The
- * request id (`req_…`) is given here, as the first thing a request gets, and sent back as
- * `X-Request-Id` on every response.
+ * The request's way in: it gets its id (`req_…`, sent back as `X-Request-Id` on every response
+ * and used in every error envelope), and when it is over one JSON line is written through the
+ * process's pino logger (nestjs-pino's root): `req` (id, method, URL and headers, credentials
+ * redacted, and the client's address), `res.statusCode`, `responseTime` in ms and, once the key is
+ * known, `workspace_id`; "request completed", "request aborted" when the client went away first,
+ * or "request errored" with an `err` for a 5xx. Health probes and metric scrapes get their id but
+ * no line.
+ *
+ * The line is built once the request is over, through pino's public API, rather than by
+ * pino-http, which makes two child loggers per request and serialises the request when it
+ * arrives: on a small answer that cost a third of the API's CPU time (docs/performance.md).
  */
-export function requestLogOptions(): Options<LoggedRequest, ServerResponse> {
-  return {
-    genReqId: (_req, res) => {
-      const id = newRequestId();
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    autoLogging: { ignore: (req) => PROBES.test(req.originalUrl ?? req.url ?? '') },
-    customProps: (req) => {
-      const auth = (req as unknown as AppRequest).state?.auth;
-      return auth ? { workspace_id: formatId(ID_PREFIXES.workspace, auth.workspaceId) } : {};
-    },
-    customSuccessMessage: (_req, res) => (res.writableFinished ? 'request completed' : 'request aborted'),
-    customErrorMessage: () => 'request errored',
-    serializers: {
-      req: (req: SerializedRequest) => ({
-        id: req.id,
-        method: req.method,
-        url: redactUrl(req.url),
-        headers: loggedHeaders(req.headers),
-        remoteAddress: req.remoteAddress,
-      }),
-      // Response headers are not logged (they may carry cookies).
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  };
+@Injectable()
+export class RequestLogMiddleware implements NestMiddleware {
+  constructor(private readonly pino: PinoLogger) {}
+
+  use(req: LoggedRequest, res: ServerResponse, next: () => void): void {
+    const id = newRequestId();
+    req.id = id;
+    res.setHeader('X-Request-Id', id);
+    const url = req.originalUrl ?? req.url ?? '';
+    const logger = this.pino.logger;
+    if (!PROBES.test(url) && logger.isLevelEnabled('info')) {
+      const started = performance.now();
+      // `close` follows `finish`, and comes alone when the client went away first; it comes once.
+      res.once('close', () => {
+        const fields: Record<string, unknown> = {
+          req: {
+            id,
+            method: req.method,
+            url: redactUrl(url),
+            headers: loggedHeaders(req.headers),
+            remoteAddress: req.socket?.remoteAddress,
+          },
+          res: { statusCode: res.statusCode },
+          responseTime: Math.round(performance.now() - started),
+        };
+        const auth = req.state?.auth;
+        if (auth) fields.workspace_id = formatId(ID_PREFIXES.workspace, auth.workspaceId);
+        if (res.statusCode >= 500) {
+          fields.err = new Error(`failed with status code ${res.statusCode}`);
+          logger.info(fields, 'request errored');
+        } else {
+          logger.info(fields, res.writableFinished ? 'request completed' : 'request aborted');
+        }
+      });
+    }
+    next();
+  }
 }

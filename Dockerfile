@@ -15,4 +15,5 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 USER node
 EXPOSE 3000
-CMD ["node", "dist/main.js"]
+# The young generation at 16 MB, as Node 20 had it; Node 24 lets it grow to use 80 MB more under load.
+CMD ["node", "--max-semi-space-size=16", "dist/main.js"]

@@ -113,7 +113,8 @@ function startApi(params: Params, port: number, queuePrefix: string): Service {
   const profiling = params.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
   return startNode(
     'API',
-    [...profiling, join(ROOT, 'dist', 'main.js')],
+    // As production starts it (package.json start:prod, Dockerfile).
+    [...profiling, '--max-semi-space-size=16', join(ROOT, 'dist', 'main.js')],
     {
       ...process.env,
       NODE_ENV: 'production',

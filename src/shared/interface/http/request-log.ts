@@ -12,12 +12,16 @@ export function redactUrl(url: string | undefined): string {
   return (url ?? '').replace(SECRET_IN_URL, (_match, name?: string) => (name ? `${name}[redacted]` : '[redacted]'));
 }
 
-const REDACTED_HEADERS = new Set(['authorization', 'cookie', 'x-api-key']);
+/**
+ * The request headers a line carries: what tells clients and payloads apart. Credentials, cookies
+ * and the rest are not logged at all, so nothing has to be redacted from them.
+ */
+const LOGGED_HEADERS = ['user-agent', 'content-type', 'content-length', 'x-forwarded-for'] as const;
 
-/** The request's headers as logged: credentials and cookies replaced by `[redacted]`. */
+/** The request's headers as logged: the few in LOGGED_HEADERS that it has. */
 export function loggedHeaders(headers: IncomingMessage['headers']): Record<string, unknown> {
   const logged: Record<string, unknown> = {};
-  for (const name in headers) logged[name] = REDACTED_HEADERS.has(name) ? '[redacted]' : headers[name];
+  for (const name of LOGGED_HEADERS) if (headers[name] !== undefined) logged[name] = headers[name];
   return logged;
 }
 
@@ -29,8 +33,8 @@ type LoggedRequest = AppRequest & { id?: string };
 /**
  * The request's way in: it gets its id (`req_…`, sent back as `X-Request-Id` on every response
  * and used in every error envelope), and when it is over one JSON line is written through the
- * process's pino logger (nestjs-pino's root): `req` (id, method, URL and headers, credentials
- * redacted, and the client's address), `res.statusCode`, `responseTime` in ms and, once the key is
+ * process's pino logger (nestjs-pino's root): `req` (id, method, URL with credentials
+ * redacted, a few headers and the client's address), `res.statusCode`, `responseTime` in ms and, once the key is
  * known, `workspace_id`; "request completed", "request aborted" when the client went away first,
  * or "request errored" with an `err` for a 5xx. Health probes and metric scrapes get their id but
  * no line.

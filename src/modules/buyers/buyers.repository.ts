@@ -41,6 +41,9 @@ export interface BuyerFilter {
   order: SortOrder;
 }
 
+/** Built once: a statement's text is looked up by value for its prepared name on every run. */
+const BUYER_BY_ID = `${BUYER_SELECT} WHERE b.workspace_id = $1 AND b.id = $2`;
+
 @Injectable()
 export class BuyersRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -64,10 +67,7 @@ export class BuyersRepository {
   }
 
   async findOne(ctx: WorkspaceContext, id: string): Promise<BuyerRow | null> {
-    const { rows } = await preparedQuery<BuyerRow>(this.dataSource.manager, `${BUYER_SELECT} WHERE b.workspace_id = $1 AND b.id = $2`, [
-      requireWorkspace(ctx),
-      id,
-    ]);
+    const { rows } = await preparedQuery<BuyerRow>(this.dataSource.manager, BUYER_BY_ID, [requireWorkspace(ctx), id]);
     return rows[0] ?? null;
   }
 }

@@ -9,9 +9,24 @@ const IS_PUBLIC = 'isPublic';
 /** Opts a route out of authentication (operational routes only). */
 export const Public = () => SetMetadata(IS_PUBLIC, true);
 
-/** Whether the route `context` runs is `@Public()`, by its handler or its controller. */
+/** Per controller class and handler: whether the route is public. Metadata is fixed once the app is built. */
+const publicRoutes = new WeakMap<object, WeakMap<object, boolean>>();
+
+/**
+ * Whether the route `context` runs is `@Public()`, by its handler or its controller. Both global
+ * guards ask on every request, so the answer is read from the metadata once per route.
+ */
 export function isPublicRoute(reflector: Reflector, context: ExecutionContext): boolean {
-  return reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]) === true;
+  const controller = context.getClass();
+  const handler = context.getHandler();
+  let routes = publicRoutes.get(controller);
+  if (!routes) publicRoutes.set(controller, (routes = new WeakMap()));
+  let isPublic = routes.get(handler);
+  if (isPublic === undefined) {
+    isPublic = reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, controller]) === true;
+    routes.set(handler, isPublic);
+  }
+  return isPublic;
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

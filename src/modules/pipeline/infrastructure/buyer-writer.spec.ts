@@ -1,6 +1,7 @@
 import type { ActivityEntity, ActivityEvaluation } from '../../activities/activity.entity';
 import { companyInfoTemplate, contactInfoTemplate } from '../../buyers/buyer-shape';
-import { BuyerWriter, LockedBuyer, NewSignal } from './buyer-writer';
+import { BuyerWriter, NewSignal } from './buyer-writer';
+import { newLockedBuyer } from './locked-buyer.fixtures';
 
 const MATCHED: NewSignal['matched'] = { resource: 'target_page', id: 'tpg_1', name: 'Pricing', short_name: 'pricing', description: '' };
 
@@ -32,27 +33,9 @@ function signal(
   return { id, buyerId: '1', activity, data: {}, matched: MATCHED };
 }
 
-function newBuyer(): LockedBuyer {
-  return {
-    id: '1',
-    person_key: 'ann@acme.com',
-    contact_info: contactInfoTemplate(),
-    company_info: companyInfoTemplate(),
-    hems: [],
-    signal_count_total: 0,
-    signal_count_website: 0,
-    signal_count_market: 0,
-    signal_count_linkedin: 0,
-    first_signal_id: null,
-    first_signal_at: null,
-    last_signal_id: null,
-    last_signal_at: null,
-  };
-}
-
 describe('BuyerWriter.fold', () => {
   it('counts each Signal by type and keeps the earliest and latest by captured_at', () => {
-    const fold = BuyerWriter.startFold(newBuyer());
+    const fold = BuyerWriter.startFold(newLockedBuyer());
     BuyerWriter.fold(fold, signal('10', '2026-01-01T00:10:00Z', { source: 'google' }));
     BuyerWriter.fold(fold, signal('20', '2026-01-01T00:30:00Z', { type: 'market', icp: true }));
     expect(fold.buyer).toMatchObject({ signal_count_total: 2, signal_count_website: 1, signal_count_market: 1, signal_count_linkedin: 0 });
@@ -64,7 +47,7 @@ describe('BuyerWriter.fold', () => {
   });
 
   it('leaves first and last unchanged (null) when a Signal falls between them', () => {
-    const stored = { ...newBuyer(), signal_count_total: 2, signal_count_website: 2 };
+    const stored = { ...newLockedBuyer(), signal_count_total: 2, signal_count_website: 2 };
     Object.assign(stored, {
       first_signal_id: '1',
       first_signal_at: new Date('2026-01-01T00:00:00Z'),
@@ -80,7 +63,7 @@ describe('BuyerWriter.fold', () => {
   });
 
   it('breaks a captured_at tie by Signal id, and merges what is known, a later value over an earlier one', () => {
-    const fold = BuyerWriter.startFold(newBuyer());
+    const fold = BuyerWriter.startFold(newLockedBuyer());
     BuyerWriter.fold(fold, signal('7', '2026-01-01T00:00:00Z', { title: 'CFO' }));
     BuyerWriter.fold(fold, signal('8', '2026-01-01T00:00:00Z'));
     expect([fold.buyer.first_signal_id, fold.buyer.last_signal_id]).toEqual(['7', '8']);

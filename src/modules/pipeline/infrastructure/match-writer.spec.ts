@@ -1,6 +1,7 @@
 import type { ActivityEntity } from '../../activities/activity.entity';
 import { companyInfoTemplate, contactInfoTemplate } from '../../buyers/buyer-shape';
-import { BuyerWriter, LockedBuyer, NewSignal } from './buyer-writer';
+import { BuyerWriter, NewSignal } from './buyer-writer';
+import { newLockedBuyer } from './locked-buyer.fixtures';
 import { MatchWrite, MatchWriter } from './match-writer';
 
 const NOW = new Date('2026-01-02T03:04:05.000Z');
@@ -29,27 +30,9 @@ function signal(id: string, at: string): NewSignal {
   };
 }
 
-function newBuyer(): LockedBuyer {
-  return {
-    id: '1',
-    person_key: 'ann@acme.com',
-    contact_info: contactInfoTemplate(),
-    company_info: companyInfoTemplate(),
-    hems: [],
-    signal_count_total: 0,
-    signal_count_website: 0,
-    signal_count_market: 0,
-    signal_count_linkedin: 0,
-    first_signal_id: null,
-    first_signal_at: null,
-    last_signal_id: null,
-    last_signal_at: null,
-  };
-}
-
 /** One Buyer with one Signal folded in (its first Signal left as stored), one activity processed, one discarded. */
 function oneMatch(): MatchWrite {
-  const fold = BuyerWriter.startFold(newBuyer());
+  const fold = BuyerWriter.startFold(newLockedBuyer());
   const matched = signal('10', '2026-01-01T00:10:00Z');
   BuyerWriter.fold(fold, matched);
   fold.first = null;

@@ -10,6 +10,7 @@
  *   BENCH_PROFILE=1   CPU profile of the API (bench/results/profiles)
  *   BENCH_SKIP_FLOOR=1   the stack's floor (an empty route on each layer of the stack)
  *   BENCH_SKIP_PIPELINE=1   BENCH_ACTIVITIES [100000]   the pipeline benchmark
+ *   BENCH_SKIP_EVALUATOR=1   the evaluator's cost (bench/evaluator.ts)
  *   REDIS_URL [redis://127.0.0.1:6379]
  */
 import { execFileSync } from 'node:child_process';
@@ -23,6 +24,7 @@ import { Fixtures, loadFixtures } from './fixtures';
 import { clearRedisPrefix } from './redis';
 import { BodyMismatch, checkSameAnswers, ensureIcps, LoadOptions, measureLive, runScenarios, ScenarioResult, scenarios } from './http';
 import type { PipelineBenchResult } from './pipeline';
+import { formatEvaluatorBench, runEvaluatorBench } from './evaluator';
 import { freePort, killChildrenOnExit, RssSampler, Service, startNode, stop, waitUntilServing } from './processes';
 import { formatProfileSummary, ProfileSummary, summariseProfile } from './profile-summary';
 import { evaluateTargets, FloorEntry, HttpSummary, printReport, summariseHttp, writeResults } from './report';
@@ -38,6 +40,7 @@ interface Params {
   profile: boolean;
   skipFloor: boolean;
   skipPipeline: boolean;
+  skipEvaluator: boolean;
   activities: number;
 }
 
@@ -70,6 +73,7 @@ function readParams(env: NodeJS.ProcessEnv): Params {
     profile: env.BENCH_PROFILE === '1',
     skipFloor: env.BENCH_SKIP_FLOOR === '1',
     skipPipeline: env.BENCH_SKIP_PIPELINE === '1',
+    skipEvaluator: env.BENCH_SKIP_EVALUATOR === '1',
     activities: wholeNumber(env, 'BENCH_ACTIVITIES', 100_000),
   };
 }
@@ -247,9 +251,11 @@ async function main(): Promise<void> {
   const fixtures = await loadFixtures(params.databaseUrl, workspace, CURSOR_SECRET, params.size.signals);
   const http = await runHttp(params, workspace, key, fixtures);
   const pipeline = await runPipeline(params);
+  const evaluator = params.skipEvaluator ? null : runEvaluatorBench();
   const targets = evaluateTargets(http.summary, pipeline);
 
   printReport(http.summary, pipeline, targets);
+  if (evaluator) console.log(`\n${formatEvaluatorBench(evaluator)}`);
   if (http.profile) {
     const { summary } = http.profile;
     const short = { ...summary, functions: summary.functions.slice(0, 10), packages: summary.packages.slice(0, 10) };
@@ -281,6 +287,7 @@ async function main(): Promise<void> {
       http: http.summary,
       targets,
       pipeline,
+      evaluator,
       profile: http.profile,
     },
     date,

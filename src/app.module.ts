@@ -6,6 +6,7 @@ import { loggingModule } from './config/logging';
 import { CoreModule } from './core.module';
 import { ActivitiesModule } from './modules/activities/activities.module';
 import { BuyersModule } from './modules/buyers/buyers.module';
+import { EvaluationModule } from './modules/evaluation/evaluation.module';
 import { HealthModule } from './modules/health/health.module';
 import { KbModule } from './modules/kb/kb.module';
 import { HttpMetricsMiddleware } from './modules/metrics/http-metrics';
@@ -43,6 +44,7 @@ export class AppModule implements NestModule {
         BuyersModule,
         SignalsModule,
         ActivitiesModule,
+        EvaluationModule,
         // One command serves a demo: the API runs the pipeline workers too unless RUN_WORKERS=false.
         ...(config.runWorkers ? [PipelineModule] : []),
       ],

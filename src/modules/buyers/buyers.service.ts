@@ -2,9 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../shared/application/app-error';
 import { keysetPage, Page } from '../../shared/application/pagination';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
-import { ID_PREFIXES, parseId } from '../../shared/domain/ids';
+import { formatId, ID_PREFIXES, parseId } from '../../shared/domain/ids';
 import { CursorCodec } from '../../shared/infrastructure/cursor-codec';
 import { SortOrder } from '../../shared/infrastructure/keyset-sql';
+import { CompanyInfo, companyInfoTemplate, conform, ContactInfo, contactInfoTemplate } from './buyer-shape';
 import { presentBuyer } from './buyer-view';
 import { BuyersRepository } from './buyers.repository';
 
@@ -18,6 +19,13 @@ export interface BuyerListQuery {
 }
 
 export type BuyerView = ReturnType<typeof presentBuyer>;
+
+/** A Buyer's id and what the enrichment found, in the stored shape. */
+export interface BuyerProfile {
+  id: string;
+  contact_info: ContactInfo;
+  company_info: CompanyInfo;
+}
 
 /** Buyers are read-only through the API; the pipeline writes them. */
 @Injectable()
@@ -47,6 +55,17 @@ export class BuyersService {
       positionOf: (row) => ({ at: row.created_at, id: row.id }),
       present: presentBuyer,
     });
+  }
+
+  /** The workspace's `limit` most recently created Buyers, newest first, as the evaluator reads them. */
+  async recentProfiles(ctx: WorkspaceContext, limit: number): Promise<BuyerProfile[]> {
+    // A page reads one row more than asked, to tell whether another page follows.
+    const rows = (await this.buyers.page(ctx, { order: 'desc' }, null, limit)).slice(0, limit);
+    return rows.map((row) => ({
+      id: formatId(ID_PREFIXES.buyer, row.id),
+      contact_info: conform(contactInfoTemplate(), row.contact_info),
+      company_info: conform(companyInfoTemplate(), row.company_info),
+    }));
   }
 
   /** Malformed, missing and other-workspace ids are all simply not found. */

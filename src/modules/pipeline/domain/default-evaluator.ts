@@ -38,6 +38,11 @@ const NOUN: Record<Subject, { profile: string; buyer: string }> = {
   persona: { profile: 'Persona', buyer: 'the contact' },
 };
 
+/** A profile matches when every criterion the Buyer has data for passes and at least one does. */
+export function isMatch(checks: readonly Check[]): boolean {
+  return checks.some((c) => c.status === 'passed') && !checks.some((c) => c.status === 'failed');
+}
+
 export class DefaultEvaluator implements Evaluator {
   private readonly parse: (description: string, subject: Subject) => Criterion[];
   private readonly cacheSize: number;
@@ -95,7 +100,7 @@ export class DefaultEvaluator implements Evaluator {
       const passed = checks.filter((c) => c.status === 'passed');
       const failed = checks.filter((c) => c.status === 'failed');
       const unknown = checks.filter((c) => c.status === 'unknown');
-      return { profile, criteria, checks, passed, failed, unknown, matched: failed.length === 0 && passed.length > 0 };
+      return { profile, criteria, checks, passed, failed, unknown, matched: isMatch(checks) };
     });
 
     const best = scored

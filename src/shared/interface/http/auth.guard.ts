@@ -6,27 +6,38 @@ import { ErrorCode } from '../../domain/errors';
 import { AppRequest, RequestState } from './request-context';
 
 const IS_PUBLIC = 'isPublic';
+const READS_ONLY = 'readsOnly';
 /** Opts a route out of authentication (operational routes only). */
 export const Public = () => SetMetadata(IS_PUBLIC, true);
+/** Lets a read-only key call a route whose method is not GET: it computes an answer and writes nothing. */
+export const ReadsOnly = () => SetMetadata(READS_ONLY, true);
 
-/** Per controller class and handler: whether the route is public. Metadata is fixed once the app is built. */
-const publicRoutes = new WeakMap<object, WeakMap<object, boolean>>();
+/** Per flag, controller class and handler: the flag's value. Metadata is fixed once the app is built. */
+const routeFlags = new Map<string, WeakMap<object, WeakMap<object, boolean>>>();
 
 /**
- * Whether the route `context` runs is `@Public()`, by its handler or its controller. Both global
- * guards ask on every request, so the answer is read from the metadata once per route.
+ * Whether the route `context` runs carries a flag set with `SetMetadata(key, true)`, on its
+ * handler or its controller. Guards ask on every request, so each route's answer is read from the
+ * metadata once.
  */
-export function isPublicRoute(reflector: Reflector, context: ExecutionContext): boolean {
+function routeFlag(reflector: Reflector, context: ExecutionContext, key: string): boolean {
   const controller = context.getClass();
   const handler = context.getHandler();
-  let routes = publicRoutes.get(controller);
-  if (!routes) publicRoutes.set(controller, (routes = new WeakMap()));
-  let isPublic = routes.get(handler);
-  if (isPublic === undefined) {
-    isPublic = reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, controller]) === true;
-    routes.set(handler, isPublic);
+  let byController = routeFlags.get(key);
+  if (!byController) routeFlags.set(key, (byController = new WeakMap()));
+  let routes = byController.get(controller);
+  if (!routes) byController.set(controller, (routes = new WeakMap()));
+  let value = routes.get(handler);
+  if (value === undefined) {
+    value = reflector.getAllAndOverride<boolean>(key, [handler, controller]) === true;
+    routes.set(handler, value);
   }
-  return isPublic;
+  return value;
+}
+
+/** Whether the route `context` runs is `@Public()`, by its handler or its controller. */
+export function isPublicRoute(reflector: Reflector, context: ExecutionContext): boolean {
+  return routeFlag(reflector, context, IS_PUBLIC);
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -43,7 +54,7 @@ function bodyError(error: NonNullable<RequestState['bodyError']>): AppError {
 
 /**
  * Global and deny by default: a route without `@Public()` needs the key the request middleware
- * authenticated, and a read-only key may not write. It then binds the key's workspace to the
+ * authenticated, and a read-only key may not write (it may call GETs and `@ReadsOnly()` routes). It then binds the key's workspace to the
  * request (`@CurrentWorkspace()`), and raises a body that failed to parse — here, because only
  * now are the route and the key known to be good. Never returns false (Nest would answer a
  * generic 403); it throws the documented error instead.
@@ -57,7 +68,7 @@ export class AuthGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AppRequest>();
     const auth = req.state?.auth;
     if (!auth) throw AppError.unauthenticated();
-    if (auth.scope !== 'write' && !READ_METHODS.has(req.method)) {
+    if (auth.scope !== 'write' && !READ_METHODS.has(req.method) && !routeFlag(this.reflector, context, READS_ONLY)) {
       throw new AppError(ErrorCode.permissionDenied, 'This API key is read-only; a key with write scope is required.');
     }
     req.state.workspace = WorkspaceContext.forApiKey(auth.workspaceId, auth.keyId, auth.scope);

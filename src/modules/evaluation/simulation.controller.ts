@@ -1,0 +1,123 @@
+import { applyDecorators, Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger';
+import { WorkspaceContext } from '../../shared/application/workspace-context';
+import { CurrentWorkspace, ReadsOnly } from '../../shared/interface/http/auth.guard';
+import { ApiErrors, ApiKeyAuth, STRING_SCHEMA as str } from '../../shared/interface/http/openapi.decorators';
+import { SIMULATE_DEFAULT_BUYERS, SIMULATE_MAX_BUYERS, SimulationService } from './simulation.service';
+
+const REQUEST: SchemaObject = {
+  type: 'object',
+  title: 'SimulateRequest',
+  required: ['description'],
+  additionalProperties: false,
+  properties: {
+    description: { type: 'string', maxLength: 10_000, description: 'The draft description to evaluate.' },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: SIMULATE_MAX_BUYERS,
+      default: SIMULATE_DEFAULT_BUYERS,
+      description: 'How many of the most recently created Buyers to evaluate.',
+    },
+  },
+};
+
+const VERDICT: SchemaObject = {
+  type: 'object',
+  nullable: true,
+  properties: { status: { type: 'string', enum: ['passed', 'failed', 'unknown'] }, expected: str },
+};
+
+const EXAMPLE: SchemaObject = {
+  type: 'object',
+  properties: {
+    buyer_id: { type: 'string', example: 'buy_1234567890' },
+    name: str,
+    company: str,
+    criterion: {
+      type: 'object',
+      nullable: true,
+      description: 'The criterion that made the difference, with its verdict under each description.',
+      properties: { kind: str, buyer_value: str, now: VERDICT, draft: VERDICT },
+    },
+  },
+};
+
+const RESULT: SchemaObject = {
+  type: 'object',
+  title: 'SimulationResult',
+  properties: {
+    evaluated: { type: 'integer' },
+    matched_now: { type: 'integer' },
+    matched_with_draft: { type: 'integer' },
+    entered: { type: 'integer' },
+    left: { type: 'integer' },
+    examples: {
+      type: 'object',
+      properties: { entered: { type: 'array', items: EXAMPLE }, left: { type: 'array', items: EXAMPLE } },
+    },
+  },
+};
+
+function SimulateDocs(noun: 'ICP' | 'Persona', operationId: string, stored: boolean) {
+  return applyDecorators(
+    ApiOperation({
+      operationId,
+      summary: stored
+        ? `What a new description of this ${noun} would change, without saving it`
+        : `Which Buyers a new ${noun} with this description would match, without saving it`,
+    }),
+    ApiBody({ schema: REQUEST }),
+    ApiOkResponse({ description: 'The Buyers that would enter and leave', schema: RESULT }),
+    ApiErrors(400, ...(stored ? [404] : []), 503),
+  );
+}
+
+const idParam = (name: string, prefix: string) =>
+  ApiParam({ name, required: true, schema: { type: 'string', example: `${prefix}1234567890` } });
+
+/**
+ * What-if for ICP and Persona descriptions: the workspace's Buyers evaluated with a draft, nothing
+ * written. Read-only keys may call these routes.
+ */
+@Controller('v1/kb')
+@ApiTags('Evaluation')
+@ApiKeyAuth()
+export class SimulationController {
+  constructor(private readonly simulation: SimulationService) {}
+
+  @Post('icps/simulate')
+  @HttpCode(200)
+  @ReadsOnly()
+  @SimulateDocs('ICP', 'simulate_new_icp', false)
+  simulateNewIcp(@CurrentWorkspace() ctx: WorkspaceContext, @Body() body: unknown) {
+    return this.simulation.simulate(ctx, 'icp', null, body);
+  }
+
+  @Post('icps/:icp_id/simulate')
+  @HttpCode(200)
+  @ReadsOnly()
+  @SimulateDocs('ICP', 'simulate_icp', true)
+  @idParam('icp_id', 'icp_')
+  simulateIcp(@CurrentWorkspace() ctx: WorkspaceContext, @Param('icp_id') id: string, @Body() body: unknown) {
+    return this.simulation.simulate(ctx, 'icp', id, body);
+  }
+
+  @Post('personas/simulate')
+  @HttpCode(200)
+  @ReadsOnly()
+  @SimulateDocs('Persona', 'simulate_new_persona', false)
+  simulateNewPersona(@CurrentWorkspace() ctx: WorkspaceContext, @Body() body: unknown) {
+    return this.simulation.simulate(ctx, 'persona', null, body);
+  }
+
+  @Post('personas/:persona_id/simulate')
+  @HttpCode(200)
+  @ReadsOnly()
+  @SimulateDocs('Persona', 'simulate_persona', true)
+  @idParam('persona_id', 'per_')
+  simulatePersona(@CurrentWorkspace() ctx: WorkspaceContext, @Param('persona_id') id: string, @Body() body: unknown) {
+    return this.simulation.simulate(ctx, 'persona', id, body);
+  }
+}

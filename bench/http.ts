@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 /**
  * The HTTP scenarios: the same requests, driven with the same load on the API and on the
  * baseline, after checking that both answer them with the same bodies.
@@ -226,6 +227,47 @@ export async function ensureIcps(api: Service, headers: Record<string, string>, 
     });
     if (created.status !== 201) throw new Error(`creating ICP ${shortName}: ${created.status} ${created.body}`);
   }
+}
+
+/** One simulation of a draft ICP over the workspace's newest Buyers: its answer time and size. */
+export interface SimulateResult {
+  buyers: number;
+  runs: number;
+  p50_ms: number;
+  max_ms: number;
+}
+
+/**
+ * `POST /v1/kb/icps/{id}/simulate` with `limit` Buyers, one request at a time (the server does
+ * the whole evaluation in one request), after one unmeasured run.
+ */
+export async function measureSimulate(api: Service, headers: Record<string, string>, limit = 10_000, runs = 5): Promise<SimulateResult> {
+  const listed = await fetchText(api, '/v1/kb/icps?limit=1', { headers });
+  const [icp] = (JSON.parse(listed.body) as { data: Array<{ id: string }> }).data;
+  const body = JSON.stringify({
+    description: 'Software and financial services companies with 100 to 5,000 employees in the US, Germany or the UK. No agencies.',
+    limit,
+  });
+  const post = async () => {
+    const started = performance.now();
+    const res = await fetchText(api, `/v1/kb/icps/${icp.id}/simulate`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body,
+    });
+    if (res.status !== 200) throw new Error(`simulate: ${res.status} ${res.body}`);
+    return { ms: performance.now() - started, evaluated: (JSON.parse(res.body) as { evaluated: number }).evaluated };
+  };
+  await post();
+  const times: number[] = [];
+  let evaluated = 0;
+  for (let i = 0; i < runs; i++) {
+    const run = await post();
+    times.push(run.ms);
+    evaluated = run.evaluated;
+  }
+  const sorted = Float64Array.from(times).sort();
+  return { buyers: evaluated, runs, p50_ms: round2(percentile(sorted, 0.5)), max_ms: round2(sorted[sorted.length - 1]) };
 }
 
 /* ---- load ---- */

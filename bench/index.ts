@@ -22,7 +22,18 @@ import { Client } from 'pg';
 import { ID_PREFIXES, parseId } from '../src/shared/domain/ids';
 import { Fixtures, loadFixtures } from './fixtures';
 import { clearRedisPrefix } from './redis';
-import { BodyMismatch, checkSameAnswers, ensureIcps, LoadOptions, measureLive, runScenarios, ScenarioResult, scenarios } from './http';
+import {
+  BodyMismatch,
+  checkSameAnswers,
+  ensureIcps,
+  LoadOptions,
+  measureLive,
+  measureSimulate,
+  runScenarios,
+  ScenarioResult,
+  scenarios,
+  SimulateResult,
+} from './http';
 import type { PipelineBenchResult } from './pipeline';
 import { formatEvaluatorBench, runEvaluatorBench } from './evaluator';
 import { freePort, killChildrenOnExit, RssSampler, Service, startNode, stop, waitUntilServing } from './processes';
@@ -181,6 +192,7 @@ async function runHttp(params: Params, workspace: BenchWorkspace, key: CreatedKe
   const baseline = startBaseline(params, await freePort(), workspace, key);
   let results: ScenarioResult[];
   let maxRss: number;
+  let simulate: SimulateResult;
   try {
     await Promise.all([waitUntilServing(api, '/health/ready'), waitUntilServing(baseline, '/health/live')]);
     await ensureIcps(api, headers);
@@ -190,6 +202,9 @@ async function runHttp(params: Params, workspace: BenchWorkspace, key: CreatedKe
     const rss = new RssSampler(api.child.pid!);
     results = await runScenarios(api, baseline, list, { ...params.load, headers }, rss);
     maxRss = rss.overallMax;
+    console.error('simulate: a draft ICP over the newest 10,000 Buyers');
+    simulate = await measureSimulate(api, headers);
+    console.error(`  ${simulate.buyers} Buyers, p50 ${simulate.p50_ms} ms, max ${simulate.max_ms} ms`);
   } finally {
     const [apiExit] = await Promise.all([stop(api), stop(baseline)]);
     if (apiExit !== 0) console.error(`the API exited with code ${apiExit} after SIGTERM`);
@@ -197,7 +212,7 @@ async function runHttp(params: Params, workspace: BenchWorkspace, key: CreatedKe
   }
   // After the API and the baseline have stopped, so that nothing else runs beside each stack.
   const floor = params.skipFloor ? null : await runStackFloor({ ...params.load, headers });
-  const summary: HttpSummary = summariseHttp(results, params.load.connections, maxRss, floor);
+  const summary: HttpSummary = { ...summariseHttp(results, params.load.connections, maxRss, floor), simulate };
   const profilePath = params.profile ? newestProfile(started) : null;
   if (params.profile && !profilePath) console.error(`no .cpuprofile was written to ${PROFILE_DIR}`);
   return { summary, profile: profilePath ? { path: profilePath, summary: summariseProfile(profilePath) } : null };

@@ -1,7 +1,7 @@
 /** The benchmark's report: the table, the targets with pass/fail, and the JSON record. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LoadResult, ScenarioResult } from './http';
+import type { LoadResult, ScenarioResult, SimulateResult } from './http';
 import type { PipelineBenchResult } from './pipeline';
 import type { FloorStack } from './stack-floor';
 
@@ -30,6 +30,8 @@ export interface HttpSummary {
   api_max_rss_mb: number;
   /** p99 of the KB write chain (POST and DELETE together) on the API. */
   kb_write_p99_ms: number;
+  /** A draft ICP simulated over the workspace's newest Buyers. */
+  simulate?: SimulateResult;
 }
 
 export interface TargetResult {
@@ -42,6 +44,7 @@ const DEEP_RATIO = 1.2;
 const RSS_LIMIT_MB = 300;
 const KB_WRITE_P99_MS = 25;
 const PIPELINE_PER_SECOND = 1000;
+const SIMULATE_MS = 2000;
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
@@ -117,6 +120,13 @@ export function evaluateTargets(http: HttpSummary | null, pipeline: PipelineBenc
       target: `KB write p99 < ${KB_WRITE_P99_MS} ms`,
       value: `${http.kb_write_p99_ms} ms`,
       pass: http.kb_write_p99_ms < KB_WRITE_P99_MS,
+    });
+  }
+  if (http?.simulate) {
+    targets.push({
+      target: `simulate ${http.simulate.buyers} Buyers ≤ ${SIMULATE_MS / 1000} s (p50)`,
+      value: `${http.simulate.p50_ms} ms`,
+      pass: http.simulate.p50_ms <= SIMULATE_MS,
     });
   }
   if (pipeline) {
@@ -208,6 +218,8 @@ export function printReport(http: HttpSummary | null, pipeline: PipelineBenchRes
     out.push(`deep page p50 ÷ first page p50: API ${http.deep_to_first_p50.api}, baseline ${http.deep_to_first_p50.baseline}`);
     out.push(`API max RSS: ${http.api_max_rss_mb} MB`);
     out.push(`KB write p99 at ${http.connections} connections: ${http.kb_write_p99_ms} ms`);
+    if (http.simulate)
+      out.push(`simulate a draft ICP over ${http.simulate.buyers} Buyers: p50 ${http.simulate.p50_ms} ms, max ${http.simulate.max_ms} ms`);
   }
   if (pipeline) {
     out.push(

@@ -35,6 +35,8 @@ export interface Check {
   actual: string;
   /** What the profile asks for. */
   expected: string;
+  /** The default a word was read as ("mid-market, read as 100–999"): a reasoning names it whether the check passed or not. */
+  assumed?: string;
 }
 
 /** Company types whose industries say the same thing when `company_type` is empty. */
@@ -116,6 +118,8 @@ function stemsOf(text: string): string[] {
 
 const quote = (text: string) => `"${text}"`;
 const or = (items: string[]) => joinList(items, 'or');
+/** "mid-market, read as 100–999" when the profile used a word for the range. */
+const readAs = (assumed: string | undefined, shown: string) => (assumed ? `${assumed}, read as ${shown}` : shown);
 
 function keywordHit(keywords: readonly Keyword[], haystacks: readonly string[][]): Keyword | undefined {
   return keywords.find((k) => haystacks.some((h) => containsPhrase(h, k.stems)));
@@ -160,12 +164,14 @@ function contactRoleText(contact: ContactFacts): string {
 }
 
 export function check(criterion: Criterion, company: CompanyFacts, contact: ContactFacts | null): Check {
+  const assumed = 'assumed' in criterion && criterion.assumed !== undefined;
   const result = (label: string, status: Status, actual: string, expected: string): Check => ({
     kind: criterion.kind,
     label,
     status,
     actual,
     expected,
+    ...(assumed ? { assumed: expected } : {}),
   });
   switch (criterion.kind) {
     case 'industry': {
@@ -181,14 +187,14 @@ export function check(criterion: Criterion, company: CompanyFacts, contact: Cont
       return result('industry', 'failed', joinList(company.industries), expected);
     }
     case 'employees': {
-      const expected = or(criterion.ranges.map((r) => formatRange(r, formatCount)));
+      const expected = readAs(criterion.assumed, or(criterion.ranges.map((r) => formatRange(r, formatCount))));
       const count = company.info.employee_count;
       if (!count) return result('employees', 'unknown', '', expected);
       return result('employees', criterion.ranges.some((r) => inRange(count, r)) ? 'passed' : 'failed', formatCount(count), expected);
     }
     case 'revenue': {
       const money = (v: number) => formatMoney(v, criterion.currency);
-      const expected = or(criterion.ranges.map((r) => formatRange(r, money)));
+      const expected = readAs(criterion.assumed, or(criterion.ranges.map((r) => formatRange(r, money))));
       const revenue = company.info.annual_revenue;
       if (!revenue) return result('revenue', 'unknown', '', expected);
       return result('revenue', criterion.ranges.some((r) => inRange(revenue, r)) ? 'passed' : 'failed', money(revenue), expected);

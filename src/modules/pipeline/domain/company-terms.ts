@@ -1,8 +1,11 @@
 /**
- * Funding stages and company types, as descriptions and providers spell them ("Series A",
- * "series_a", "Post-IPO Equity"; "Privately Held", "Non-profit", "Government Agency").
+ * Funding stages, company types and company sizes, as descriptions and providers spell them
+ * ("Series A", "series_a", "Post-IPO Equity"; "Privately Held", "Non-profit", "Government
+ * Agency"; "mid-market", "SMBs", "seven-figure revenue"). This file is the vocabulary: the stage
+ * words, the type words, and the size words with the ranges they are read as.
  */
-import { PhraseIndex, Token, tokenize } from './text';
+import type { NumberRange } from './ranges';
+import { PhraseIndex, stem, Token, tokenize } from './text';
 
 // ---------------------------------------------------------------------------------------------
 // Funding stages
@@ -250,4 +253,347 @@ export function companyTypeOf(value: string): string | null {
   if (!text) return null;
   const hits = LIST_TYPES.scan(tokenize(text));
   return hits.length > 0 ? hits[0].value : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Company sizes
+
+/** Size words name a head count or an amount of revenue. */
+export type SizeMeasure = 'employees' | 'revenue';
+
+interface SizeTerm {
+  /** The name a reasoning gives it: "employees 250 (mid-market, read as 100–999)". */
+  label: string;
+  measure: 'employees' | 'revenue';
+  range: NumberRange;
+  /** As written; matched on stems, hyphens as spaces ("mid-sized", "mid sized", "7-figure"). */
+  phrases: string[];
+  /**
+   * `adjective`: a size only before a company noun or an industry, possibly through other size
+   * words ("small law firms", "small and mid-sized businesses"); not in "small teams".
+   * `market`: also the name of a market; before a product word ("enterprise software", "SMB
+   * lending", "startup accelerators") it says whom a company sells to, not how big it is.
+   * `amount`: money, unless a deal word follows ("seven-figure deals").
+   */
+  use?: 'adjective' | 'market' | 'amount';
+}
+
+const employees = (min: number, max: number | null): NumberRange => ({ min, max, minExclusive: false, maxExclusive: false });
+const money = (min: number, below: number): NumberRange => ({ min, max: below, minExclusive: false, maxExclusive: true });
+
+/**
+ * Size words without numbers and the ranges they are read as, the product's documented defaults:
+ * startup 1–50 employees, SMB / small business 1–99, mid-market 100–999, enterprise 1,000+;
+ * "N-figure" revenue is the amounts with N digits (seven-figure: $1M to under $10M). Written-out
+ * forms combine: "small and medium-sized businesses" is SMB plus mid-market, 1–999.
+ */
+const SIZE_TERMS: readonly SizeTerm[] = [
+  { label: 'startup', measure: 'employees', range: employees(1, 50), use: 'market', phrases: ['startup', 'start up', 'start ups'] },
+  { label: 'SMB', measure: 'employees', range: employees(1, 99), use: 'market', phrases: ['smb', 'sme', 'small business'] },
+  {
+    label: 'SMB',
+    measure: 'employees',
+    range: employees(1, 99),
+    phrases: ['small company', 'small firm', 'small organization', 'small organisation', 'small enterprise', 'mom and pop'],
+  },
+  {
+    label: 'SMB',
+    measure: 'employees',
+    range: employees(1, 99),
+    use: 'adjective',
+    phrases: ['small', 'smaller', 'small sized', 'small size'],
+  },
+  {
+    label: 'mid-market',
+    measure: 'employees',
+    range: employees(100, 999),
+    phrases: ['mid market', 'midmarket', 'middle market', 'mid sized', 'midsized', 'mid size', 'midsize', 'medium sized', 'medium size'],
+  },
+  {
+    label: 'mid-market',
+    measure: 'employees',
+    range: employees(100, 999),
+    phrases: ['medium business', 'medium company', 'medium enterprise', 'medium firm', 'medium organization', 'medium organisation'],
+  },
+  { label: 'mid-market', measure: 'employees', range: employees(100, 999), use: 'adjective', phrases: ['medium'] },
+  {
+    label: 'enterprise',
+    measure: 'employees',
+    range: employees(1000, null),
+    use: 'market',
+    phrases: ['enterprise', 'enterprise level', 'enterprise sized', 'enterprise size'],
+  },
+  {
+    label: 'enterprise',
+    measure: 'employees',
+    range: employees(1000, null),
+    phrases: [
+      'large enterprise',
+      'large corporate',
+      'multinationals',
+      'fortune 50',
+      'fortune 100',
+      'fortune 500',
+      'fortune 1000',
+      'fortune global 500',
+      'global 2000',
+      'forbes global 2000',
+      's and p 500',
+      'ftse 100',
+      'ftse 250',
+    ],
+  },
+  {
+    label: 'enterprise',
+    measure: 'employees',
+    range: employees(1000, null),
+    use: 'adjective',
+    phrases: ['large', 'larger', 'big', 'bigger', 'large sized', 'multinational'],
+  },
+  { label: 'six-figure', measure: 'revenue', range: money(1e5, 1e6), use: 'amount', phrases: ['six figure', '6 figure'] },
+  { label: 'seven-figure', measure: 'revenue', range: money(1e6, 1e7), use: 'amount', phrases: ['seven figure', '7 figure'] },
+  { label: 'eight-figure', measure: 'revenue', range: money(1e7, 1e8), use: 'amount', phrases: ['eight figure', '8 figure'] },
+  { label: 'nine-figure', measure: 'revenue', range: money(1e8, 1e9), use: 'amount', phrases: ['nine figure', '9 figure'] },
+];
+
+/** Nouns an `adjective` size word can describe; industries ("small law firms") count too. */
+const COMPANY_NOUNS = new Set(
+  [
+    ...ORG_NOUNS,
+    'account',
+    'customer',
+    'client',
+    'brand',
+    'player',
+    'vendor',
+    'provider',
+    'shop',
+    'store',
+    'operator',
+    'group',
+    'merchant',
+    'seller',
+    'manufacturer',
+    'retailer',
+    'producer',
+    'supplier',
+    'distributor',
+    'practice',
+    'agency',
+    'bank',
+    'insurer',
+    'lender',
+    'publisher',
+    'employer',
+    'corporate',
+  ].map(stem),
+);
+/** Product words after a `market` size word: the market served, not the company's size. */
+const MARKET_PRODUCTS = new Set(
+  [
+    'software',
+    'saas',
+    'tech',
+    'technology',
+    'solution',
+    'platform',
+    'app',
+    'application',
+    'tool',
+    'tooling',
+    'product',
+    'cloud',
+    'security',
+    'cybersecurity',
+    'information',
+    'data',
+    'ai',
+    'analytics',
+    'sales',
+    'marketing',
+    'lending',
+    'loan',
+    'banking',
+    'payment',
+    'payroll',
+    'insurance',
+    'accounting',
+    'crm',
+    'erp',
+    'hr',
+    'grade',
+    'ready',
+    'class',
+    'architecture',
+    'resource',
+    'search',
+    'risk',
+    'edition',
+    'plan',
+    'pricing',
+    'license',
+    'licence',
+    'accelerator',
+    'incubator',
+    'studio',
+    'ecosystem',
+    'program',
+    'programme',
+    'community',
+    'event',
+    'competition',
+    'investor',
+    'hub',
+  ].map(stem),
+);
+/** Deal words: after a size word, a deal's size, not the company's ("seven-figure deals", "enterprise contracts"). */
+const DEAL_WORDS = new Set(
+  ['deal', 'contract', 'budget', 'salary', 'salaries', 'spend', 'acv', 'ticket', 'check', 'cheque', 'price', 'opportunity'].map(stem),
+);
+/** After an `adjective` size word and an industry, the noun it describes is not a company ("small finance teams"). */
+const NOT_COMPANY_NOUNS = new Set(
+  ['team', 'department', 'function', 'unit', 'office', 'budget', 'margin', 'volume', 'share', 'model', 'project', 'role'].map(stem),
+);
+/** Verbs that make a size word the size of someone's customers ("vendors selling to SMBs"), unless "we" sell. */
+const SERVES = new Set([
+  'sell',
+  'sells',
+  'selling',
+  'serve',
+  'serves',
+  'serving',
+  'service',
+  'services',
+  'servicing',
+  'supply',
+  'supplies',
+  'supplying',
+]);
+const WE = new Set(['we', 'our', 'us', 'i']);
+/** Between size words: a list ("SMB and mid-market", "SMB + mid-market") or a span ("mid-market to enterprise"). */
+const SIZE_JOINS = new Set(['and', 'or', ',', '/', '+', 'plus', 'to', 'through', 'thru']);
+const SIZE_SPANS = new Set(['to', 'through', 'thru']);
+
+const SIZE_INDEX = new PhraseIndex<SizeTerm>('stem');
+for (const term of SIZE_TERMS) for (const phrase of term.phrases) SIZE_INDEX.add(phrase, term);
+
+export interface SizeHit {
+  start: number;
+  /** Exclusive. */
+  end: number;
+  measure: SizeMeasure;
+  range: NumberRange;
+  /** "mid-market", "mid-market to enterprise". */
+  label: string;
+}
+
+/**
+ * Size words in `tokens` and the ranges they stand for. `industryAt` gives the length of an
+ * industry phrase starting at a token (0 for none): a word that starts a longer industry phrase
+ * belongs to the industry ("enterprise software", "big data"), and an industry after an adjective
+ * is what the adjective describes ("large banks").
+ */
+export function scanSizes(
+  tokens: readonly Token[],
+  consumed: boolean[],
+  industryAt: (tokens: readonly Token[], i: number) => number,
+): SizeHit[] {
+  const found: Array<{ start: number; end: number; term: SizeTerm }> = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const hit = SIZE_INDEX.longestAt(tokens, i, { consumed });
+    if (!hit || industryAt(tokens, i) > hit.end - hit.start) continue;
+    found.push({ start: hit.start, end: hit.end, term: hit.value });
+    i = hit.end - 1;
+  }
+  // Words joined by "and", "or", "+", "to"… are read together: what follows the last one decides.
+  const groups: Array<{ hits: typeof found; joins: string[] }> = [];
+  for (const hit of found) {
+    const group = groups[groups.length - 1];
+    const previous = group?.hits[group.hits.length - 1];
+    // Right after another size word, it is the noun: "mid-sized enterprises", "SMB startups".
+    if (previous && previous.end === hit.start) continue;
+    const between = previous ? tokens.slice(previous.end, hit.start) : [];
+    if (group && between.length === 1 && SIZE_JOINS.has(between[0].word)) {
+      group.hits.push(hit);
+      group.joins.push(between[0].word);
+    } else {
+      groups.push({ hits: [hit], joins: [] });
+    }
+  }
+  const out: SizeHit[] = [];
+  for (const { hits, joins } of groups) {
+    const last = hits[hits.length - 1];
+    const next = tokens[last.end];
+    const nextStem = next && !next.boundary ? next.stem : '';
+    if (DEAL_WORDS.has(nextStem)) continue;
+    if (hits.some((h) => h.term.use === 'market') && MARKET_PRODUCTS.has(nextStem)) continue;
+    if (servedByOthers(tokens, hits[0].start)) continue;
+    const described = last.term.use !== 'adjective' || describesCompany(tokens, last.end, industryAt);
+    let previous: SizeHit | null = null;
+    hits.forEach((hit, k) => {
+      if (hit.term.use === 'adjective' && !described) {
+        previous = null;
+        return;
+      }
+      const measure = hit.term.measure;
+      const own: SizeHit = { start: hit.start, end: hit.end, measure, range: hit.term.range, label: hit.term.label };
+      for (let t = hit.start; t < hit.end; t++) consumed[t] = true;
+      if (previous && previous.measure === measure && SIZE_SPANS.has(joins[k - 1])) {
+        const merged: SizeHit = {
+          start: previous.start,
+          end: hit.end,
+          measure,
+          range: hull(previous.range, own.range),
+          label: previous.label === own.label ? own.label : `${previous.label} to ${own.label}`,
+        };
+        out[out.length - 1] = merged;
+        previous = merged;
+      } else {
+        out.push(own);
+        previous = own;
+      }
+    });
+  }
+  return out;
+}
+
+/**
+ * Whether a company noun or an industry follows, after at most one other word ("small B2B
+ * software companies", "large US banks"), and the industry is not itself describing a
+ * non-company noun ("small finance teams").
+ */
+function describesCompany(tokens: readonly Token[], at: number, industryAt: (tokens: readonly Token[], i: number) => number): boolean {
+  for (let i = at; i < Math.min(tokens.length, at + 2); i++) {
+    const t = tokens[i];
+    if (t.boundary) return false;
+    if (COMPANY_NOUNS.has(t.stem)) return true;
+    const industry = industryAt(tokens, i);
+    if (industry > 0) {
+      const after = tokens[i + industry];
+      return !after || after.boundary || !NOT_COMPANY_NOUNS.has(after.stem);
+    }
+  }
+  return false;
+}
+
+/** "Vendors selling to SMBs", "fintechs serving startups": the customers' size; "we sell to SMBs" is ours. */
+function servedByOthers(tokens: readonly Token[], at: number): boolean {
+  for (let i = at - 1; i >= Math.max(0, at - 3); i--) {
+    if (tokens[i].boundary) return false;
+    if (!SERVES.has(tokens[i].word)) continue;
+    for (let k = i - 1; k >= Math.max(0, i - 4); k--) {
+      if (tokens[k].boundary) break;
+      if (WE.has(tokens[k].word)) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+/** Everything from the lower range to the higher one. */
+function hull(a: NumberRange, b: NumberRange): NumberRange {
+  const [low, high] = (a.min ?? -Infinity) <= (b.min ?? -Infinity) ? [a, b] : [b, a];
+  const top = low.max === null || high.max === null ? null : Math.max(low.max, high.max);
+  const topExclusive = top === null ? false : top === high.max ? high.maxExclusive : low.maxExclusive;
+  return { min: low.min, max: top, minExclusive: low.minExclusive, maxExclusive: topExclusive };
 }

@@ -13,6 +13,10 @@
  *   company that has data. Under an "Industries:" or "Exclude:" label, unknown words are kept as
  *   literal keywords: there they were written on purpose.
  * - A bare number under a label ("Employees: 500") is read as a minimum.
+ * - Size words without numbers ("startup", "SMB", "mid-market", "enterprise", "seven-figure
+ *   revenue") are read as the default ranges in `company-terms.ts`, and the criterion keeps the
+ *   words so a reasoning can name the range it assumed. Numbers win over words at the same level
+ *   (labelled, then prose); an excluded size word ("not enterprise") narrows the range.
  * - Exclusions ("not agencies", "excluding consultancies", "no government", "except
  *   nonprofits", "non-US") become one exclusion criterion; a one-sided range inside one
  *   ("excluding companies under 10 employees") becomes its complement ("at least 10").
@@ -23,9 +27,9 @@
  *   a Persona's "Countries:" is checked against the contact's country, else the company's.
  * - ICPs ignore person labels (titles, functions, seniority).
  */
-import { scanStages, LIST_TYPES, PROSE_TYPES } from './company-terms';
+import { scanSizes, scanStages, LIST_TYPES, PROSE_TYPES, SizeHit } from './company-terms';
 import { resolvePlace, scanPlaces } from './geo';
-import { findRanges, invert, Measure, NumberRange } from './ranges';
+import { findRanges, invert, Measure, mergeRanges, NumberRange, subtractRange } from './ranges';
 import {
   canonicalTitleTokens,
   functionsOf,
@@ -40,7 +44,7 @@ import {
   TIER_LABEL,
   tierOfToken,
 } from './taxonomy';
-import { Token, unique } from './text';
+import { joinList, Token, unique } from './text';
 
 export type Subject = 'icp' | 'persona';
 
@@ -77,10 +81,15 @@ export interface Exclusions {
   functions: string[];
 }
 
+/**
+ * `assumed` names the words a range was read from ("mid-market", "startup or SMB, not
+ * enterprise"), so a reasoning can say which default it assumed; absent when the description gave
+ * numbers.
+ */
 export type Criterion =
   | { kind: 'industry'; concepts: string[]; keywords: Keyword[] }
-  | { kind: 'employees'; ranges: NumberRange[] }
-  | { kind: 'revenue'; ranges: NumberRange[]; currency: string }
+  | { kind: 'employees'; ranges: NumberRange[]; assumed?: string }
+  | { kind: 'revenue'; ranges: NumberRange[]; currency: string; assumed?: string }
   | { kind: 'country'; countries: string[]; labels: string[]; of: 'company' | 'contact' }
   | { kind: 'funding'; stages: string[] }
   | { kind: 'company_type'; types: string[] }
@@ -117,6 +126,15 @@ const LABELS: Record<LabelKind, string[]> = {
     'industry keywords',
   ],
   employees: [
+    'segment',
+    'segments',
+    'market segment',
+    'customer segment',
+    'company segment',
+    'size segment',
+    'business size',
+    'organization size',
+    'organisation size',
     'employees',
     'employee count',
     'employee range',
@@ -631,6 +649,8 @@ class CriteriaBuilder {
     revenue: { labelled: [], prose: [] },
   };
   private currency: string | null = null;
+  /** Size words ("mid-market", "seven-figure"), apart from numbers: where both are written, the number is what was meant. */
+  private readonly sizeWords: Record<'labelled' | 'prose' | 'excluded', SizeHit[]> = { labelled: [], prose: [], excluded: [] };
   private readonly countries: string[] = [];
   private readonly countryLabels: string[] = [];
   private readonly stages: string[] = [];
@@ -651,7 +671,7 @@ class CriteriaBuilder {
 
   /** Whether the value gave anything for its label. */
   private readLabelled(kind: LabelKind, value: string): boolean {
-    if (kind === 'employees' || kind === 'revenue') return this.readRanges(value, kind, 'labelled');
+    if (kind === 'employees' || kind === 'revenue') return this.readRanges(value, kind, 'labelled') || this.readSizeWords(value);
     if (kind === 'exclusion') return this.readExclusion(prepareTaxonomyText(value), false);
     const tokens = prepareTaxonomyText(value);
     const consumed = falseArray(tokens.length);
@@ -720,6 +740,21 @@ class CriteriaBuilder {
     return found;
   }
 
+  /** A labelled size: "Segment: SMB + mid-market", "Company size: mid-market to enterprise", "Size: not enterprise". */
+  private readSizeWords(value: string): boolean {
+    const tokens = prepareTaxonomyText(value);
+    const consumed = falseArray(tokens.length);
+    let found = false;
+    for (const segment of findExclusionSegments(tokens, consumed)) {
+      const excluded = scanSizes(segment, falseArray(segment.length), industryLength);
+      this.sizeWords.excluded.push(...excluded);
+      found = found || excluded.length > 0;
+    }
+    const hits = scanSizes(tokens, consumed, industryLength);
+    this.sizeWords.labelled.push(...hits);
+    return found || hits.length > 0;
+  }
+
   private readPlaces(
     tokens: readonly Token[],
     consumed: boolean[],
@@ -765,6 +800,7 @@ class CriteriaBuilder {
     const x = this.excluded;
     const before = JSON.stringify(x);
     const consumed = falseArray(tokens.length);
+    let sized: SizeHit[] = [];
     const label = (start: number, end: number) => pushUnique(x.labels, textOf(tokens.slice(start, end)));
     if (this.subject === 'persona') {
       for (const pattern of prosePatterns(tokens, consumed, (p) => !isFunctionOnly(p))) {
@@ -781,6 +817,9 @@ class CriteriaBuilder {
         pushUnique(x.stages, ...hit.stages);
         label(hit.start, hit.end);
       }
+      // An excluded size narrows the size criterion rather than joining the exclusion.
+      sized = scanSizes(tokens, consumed, industryLength);
+      this.sizeWords.excluded.push(...sized);
       // Industries before places, so "VC" is venture capital here, not Saint Vincent.
       for (const hit of INDUSTRY_INDEX.scan(tokens, { consumed })) {
         pushUnique(x.concepts, hit.value);
@@ -806,7 +845,7 @@ class CriteriaBuilder {
         pushUnique(x.labels, keyword.text);
       }
     }
-    return JSON.stringify(x) !== before;
+    return JSON.stringify(x) !== before || sized.length > 0;
   }
 
   prose(parts: readonly string[]): void {
@@ -829,6 +868,7 @@ class CriteriaBuilder {
     for (const segment of findExclusionSegments(tokens, consumed)) this.readExclusion(segment, true);
     pushUnique(this.types, ...PROSE_TYPES.scan(tokens, { consumed }).map((h) => h.value));
     pushUnique(this.stages, ...scanStages(tokens, consumed, true).flatMap((h) => h.stages));
+    this.sizeWords.prose.push(...scanSizes(tokens, consumed, industryLength));
     this.readPlaces(tokens, consumed, true);
     pushUnique(this.concepts, ...INDUSTRY_INDEX.scan(tokens, { consumed }).map((h) => h.value));
   }
@@ -841,14 +881,50 @@ class CriteriaBuilder {
     this.patterns.push(...prosePatterns(tokens, consumed));
   }
 
+  /**
+   * The range of one measure: labelled numbers, else labelled size words, else numbers in prose,
+   * else size words in prose; then less any excluded size ("not enterprise").
+   */
+  private sized(measure: Measure): { ranges: NumberRange[]; assumed?: string } | null {
+    const step = measure === 'employees' ? 1 : 0;
+    const numbers = this.ranges[measure];
+    const words = (source: 'labelled' | 'prose' | 'excluded') => this.sizeWords[source].filter((h) => h.measure === measure);
+    let ranges: NumberRange[] = [];
+    let named: SizeHit[] = [];
+    if (numbers.labelled.length > 0) ranges = numbers.labelled;
+    else if (words('labelled').length > 0) named = words('labelled');
+    else if (numbers.prose.length > 0) ranges = numbers.prose;
+    else named = words('prose');
+    if (named.length > 0)
+      ranges = mergeRanges(
+        named.map((h) => h.range),
+        step,
+      );
+    const excluded = words('excluded');
+    if (excluded.length > 0) {
+      // Alone, an exclusion leaves everything else: any amount, or any head count from 1.
+      let rest = ranges.length > 0 ? ranges : [{ min: step > 0 ? 1 : null, max: null, minExclusive: false, maxExclusive: false }];
+      for (const x of excluded) rest = rest.flatMap((r) => subtractRange(r, x.range, step));
+      ranges = mergeRanges(rest, step);
+    }
+    if (ranges.length === 0) return null;
+    const assumed = [
+      joinList(unique(named.map((h) => h.label)), 'or'),
+      excluded.length > 0 ? `not ${joinList(unique(excluded.map((h) => h.label)), 'or')}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    return assumed ? { ranges, assumed } : { ranges };
+  }
+
   build(): Criterion[] {
     const out: Criterion[] = [];
     if (this.concepts.length > 0 || this.keywords.length > 0)
       out.push({ kind: 'industry', concepts: this.concepts, keywords: this.keywords });
-    const employees = this.ranges.employees.labelled.length > 0 ? this.ranges.employees.labelled : this.ranges.employees.prose;
-    if (employees.length > 0) out.push({ kind: 'employees', ranges: employees });
-    const revenue = this.ranges.revenue.labelled.length > 0 ? this.ranges.revenue.labelled : this.ranges.revenue.prose;
-    if (revenue.length > 0) out.push({ kind: 'revenue', ranges: revenue, currency: this.currency ?? '$' });
+    const employees = this.sized('employees');
+    if (employees) out.push({ kind: 'employees', ...employees });
+    const revenue = this.sized('revenue');
+    if (revenue) out.push({ kind: 'revenue', ...revenue, currency: this.currency ?? '$' });
     if (this.countries.length > 0) {
       out.push({
         kind: 'country',
@@ -879,6 +955,12 @@ class CriteriaBuilder {
     }
     return out;
   }
+}
+
+/** The length of the industry phrase starting at `i`, 0 for none. */
+function industryLength(tokens: readonly Token[], i: number): number {
+  const hit = INDUSTRY_INDEX.longestAt(tokens, i);
+  return hit ? hit.end - hit.start : 0;
 }
 
 /** Titles that match the same way are one alternative, shown under all their names ("Founder/Owner"). */

@@ -76,10 +76,17 @@ function parseNumber(written: string, hasUnit: boolean): number {
   return Number.isFinite(value) ? value : Number.NaN;
 }
 
+/** Numbers that are names, not amounts: "7-figure revenue" is a size word, "Fortune 500" a list of companies. */
+const NOT_AN_AMOUNT_AFTER = /^[\s-]*figures?\b/i;
+const NOT_AN_AMOUNT_BEFORE = /\b(?:fortune|global|ftse|s\s?&\s?p)\s*$/i;
+
 function findAmounts(text: string): Amount[] {
   const amounts: Amount[] = [];
   for (const m of text.matchAll(AMOUNT)) {
     const [, prefix, digits, wordUnit, letterUnit, suffix] = m;
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 12);
+    const before = text.slice(Math.max(0, m.index - 12), m.index);
+    if (NOT_AN_AMOUNT_AFTER.test(after) || NOT_AN_AMOUNT_BEFORE.test(before)) continue;
     const unit = (wordUnit ?? letterUnit)?.toLowerCase();
     const number = parseNumber(digits, unit !== undefined);
     if (!Number.isFinite(number)) continue;
@@ -242,8 +249,75 @@ export function formatMoney(value: number, currency = '$'): string {
 
 export function formatRange(range: NumberRange, format: (value: number) => string): string {
   const { min, max } = range;
-  if (min !== null && max !== null) return min === max ? format(min) : `${format(min)}–${format(max)}`;
+  if (min !== null && max !== null) {
+    if (min === max) return format(min);
+    if (!range.minExclusive && !range.maxExclusive) return `${format(min)}–${format(max)}`;
+    return `${range.minExclusive ? 'more than ' : ''}${format(min)} to ${range.maxExclusive ? 'under ' : ''}${format(max)}`;
+  }
   if (min !== null) return `${range.minExclusive ? 'more than' : 'at least'} ${format(min)}`;
   if (max !== null) return `${range.maxExclusive ? 'less than' : 'at most'} ${format(max)}`;
   return 'any';
+}
+
+/**
+ * `ranges` as few ranges as say the same: overlapping ones, and ones that touch, become one.
+ * `step` 1 is for whole counts (employees), where 1–99 and 100–999 touch; 0 for amounts.
+ */
+export function mergeRanges(ranges: readonly NumberRange[], step = 0): NumberRange[] {
+  const sorted = ranges.map((r) => normalize(r, step)).sort((a, b) => (a.min ?? -Infinity) - (b.min ?? -Infinity));
+  const out: NumberRange[] = [];
+  for (const r of sorted) {
+    const last = out[out.length - 1];
+    if (last && touches(last, r, step)) {
+      if (last.max !== null && (r.max === null || r.max > last.max || (r.max === last.max && !r.maxExclusive))) {
+        last.max = r.max;
+        last.maxExclusive = r.maxExclusive;
+      }
+    } else {
+      out.push({ ...r });
+    }
+  }
+  return out;
+}
+
+/** What is left of `range` outside `excluded`: none, one or two ranges. */
+export function subtractRange(range: NumberRange, excluded: NumberRange, step = 0): NumberRange[] {
+  const pieces: NumberRange[] = [];
+  if (excluded.min !== null) {
+    // The part of `range` below `excluded`.
+    const cut = { value: excluded.min, exclusive: !excluded.minExclusive };
+    const keepOwn = range.max !== null && (range.max < cut.value || (range.max === cut.value && range.maxExclusive));
+    pieces.push(keepOwn ? { ...range } : { ...range, max: cut.value, maxExclusive: cut.exclusive });
+  }
+  if (excluded.max !== null) {
+    // The part of `range` above `excluded`.
+    const cut = { value: excluded.max, exclusive: !excluded.maxExclusive };
+    const keepOwn = range.min !== null && (range.min > cut.value || (range.min === cut.value && range.minExclusive));
+    pieces.push(keepOwn ? { ...range } : { ...range, min: cut.value, minExclusive: cut.exclusive });
+  }
+  return pieces.map((r) => normalize(r, step)).filter((r) => !isEmpty(r));
+}
+
+/** Whole counts have no exclusive bounds: "under 1,000" is "at most 999". */
+function normalize(range: NumberRange, step: number): NumberRange {
+  if (step === 0) return { ...range };
+  return {
+    min: range.min !== null && range.minExclusive ? range.min + step : range.min,
+    max: range.max !== null && range.maxExclusive ? range.max - step : range.max,
+    minExclusive: false,
+    maxExclusive: false,
+  };
+}
+
+function touches(a: NumberRange, b: NumberRange, step: number): boolean {
+  if (a.max === null || b.min === null) return true;
+  if (b.min < a.max) return true;
+  if (b.min === a.max) return !(a.maxExclusive && b.minExclusive);
+  return step > 0 && b.min - a.max <= step && !a.maxExclusive && !b.minExclusive;
+}
+
+function isEmpty(range: NumberRange): boolean {
+  if (range.min === null || range.max === null) return false;
+  if (range.min > range.max) return true;
+  return range.min === range.max && (range.minExclusive || range.maxExclusive);
 }

@@ -4,7 +4,7 @@
  * Buyer, and it must not count for one either.
  */
 import type { CompanyInfo, ContactInfo } from '../../buyers/buyer-shape';
-import { companyTypeOf, stageLabel, stageOf, TYPE_LABEL } from './company-terms';
+import { companyTypeOf, describeStages, stageLabel, stageOf, TYPE_LABEL } from './company-terms';
 import type { Criterion, Exclusions, Keyword, TitlePattern } from './criteria';
 import { countryName, resolveCountry } from './geo';
 import { formatCount, formatMoney, formatRange, inRange } from './ranges';
@@ -53,6 +53,8 @@ export class CompanyFacts {
   readonly countryIso: string | null;
   readonly stageRaw: string;
   readonly stage: string | null;
+  /** The stage as a reasoning quotes it. */
+  readonly stageShown: string;
   readonly typeRaw: string;
   readonly type: string | null;
 
@@ -65,9 +67,19 @@ export class CompanyFacts {
     this.country = info.location.country;
     this.countryIso = resolveCountry(this.country);
     this.stageRaw = info.latest_funding_stage;
-    this.stage = stageOf(this.stageRaw);
     this.typeRaw = info.company_type;
     this.type = companyTypeOf(this.typeRaw);
+    // A public company is at no private funding stage, whatever round a provider last recorded.
+    const stated = stageOf(this.stageRaw);
+    this.stage = this.type === 'public' ? 'ipo' : stated;
+    this.stageShown =
+      this.type === 'public' && stated !== 'ipo'
+        ? `${stageLabel('ipo')} per company type ${this.typeRaw}`
+        : this.stage === 'other'
+          ? this.stageRaw
+          : this.stage
+            ? stageLabel(this.stage)
+            : '';
   }
 
   hasConcept(concept: string): boolean {
@@ -210,10 +222,9 @@ export function check(criterion: Criterion, company: CompanyFacts, contact: Cont
       return result('country', passed ? 'passed' : 'failed', shown, expected);
     }
     case 'funding': {
-      const expected = or(criterion.stages.map(stageLabel));
+      const expected = readAs(criterion.assumed, describeStages(criterion.stages));
       if (company.stage === null) return result('funding stage', 'unknown', '', expected);
-      const shown = company.stage === 'other' ? company.stageRaw : stageLabel(company.stage);
-      return result('funding stage', criterion.stages.includes(company.stage) ? 'passed' : 'failed', shown, expected);
+      return result('funding stage', criterion.stages.includes(company.stage) ? 'passed' : 'failed', company.stageShown, expected);
     }
     case 'company_type': {
       const expected = or(criterion.types.map((t) => TYPE_LABEL[t] ?? t));
@@ -309,7 +320,7 @@ function checkExclusions(x: Exclusions, company: CompanyFacts, contact: ContactF
   }
   if (x.stages.length > 0 && company.stage !== null) {
     known = true;
-    if (x.stages.includes(company.stage)) hits.push(`funding stage ${company.stageRaw}`);
+    if (x.stages.includes(company.stage)) hits.push(`funding stage ${company.stageRaw || company.stageShown}`);
   }
   if (contact) {
     if (x.titles.length > 0) {

@@ -2,18 +2,27 @@
  * Funding stages, company types and company sizes, as descriptions and providers spell them
  * ("Series A", "series_a", "Post-IPO Equity"; "Privately Held", "Non-profit", "Government
  * Agency"; "mid-market", "SMBs", "seven-figure revenue"). This file is the vocabulary: the stage
- * words, the type words, and the size words with the ranges they are read as.
+ * ladder and its words, the type words, and the size words with the ranges they are read as.
  */
 import type { NumberRange } from './ranges';
-import { PhraseIndex, stem, Token, tokenize } from './text';
+import { joinList, PhraseIndex, stem, Token, tokenize } from './text';
 
 // ---------------------------------------------------------------------------------------------
 // Funding stages
 
 const SERIES_LETTERS = 'abcdefghij'.split('');
 
-/** In order of a company's life, so "Series B+" and "late stage" are slices of this list. */
+/**
+ * The stage ladder: private rounds in the order a company raises them, then IPO. Every stretch a
+ * description names ("Seed to Series B", "Series B+", "growth stage") is a slice of it. "angel"
+ * sits beside pre-seed and seed; "growth" is a late private round without a letter ("Growth
+ * Equity", "pre-IPO"). Private equity, debt, grants and bootstrapping are stages off the ladder: a
+ * Buyer can be at one, but no stretch includes it.
+ */
 export const STAGES: readonly string[] = ['pre_seed', 'angel', 'seed', ...SERIES_LETTERS.map((l) => `series_${l}`), 'growth', 'ipo'];
+
+/** The last private round: open ends ("Series B+", "Series C or later") stop here, before IPO. */
+const LAST_PRIVATE = 'growth';
 
 const OTHER_STAGE_LABEL: Record<string, string> = {
   pre_seed: 'Pre-seed',
@@ -36,73 +45,127 @@ function slice(from: string, to: string): string[] {
   return STAGES.slice(STAGES.indexOf(from), STAGES.indexOf(to) + 1);
 }
 
+interface StageTerm {
+  /** As descriptions and providers write it; matched on stems, hyphens and underscores as spaces. */
+  phrases: string[];
+  stages: string[];
+  /** For a word that stands for several rounds, the name a reasoning gives it ("growth stage, read as …"). */
+  term?: string;
+  /** A stage only in a list (under a "Funding:" label, or a provider's value): in prose the word means something else. */
+  listOnly?: boolean;
+}
+
+/**
+ * Words that name a round or a stretch of rounds. Lettered rounds ("Series A", "series_b",
+ * "B round", "Series A-C", "Series B+") are read by `scanStages` itself.
+ */
+const STAGE_TERMS: readonly StageTerm[] = [
+  { phrases: ['pre seed', 'preseed', 'pre seed stage', 'pre seed round'], stages: ['pre_seed'] },
+  { phrases: ['angel round', 'angel stage', 'angel funded', 'angel backed'], stages: ['angel'] },
+  { phrases: ['angel'], stages: ['angel'], listOnly: true },
+  { phrases: ['seed', 'seed stage', 'seed round', 'seed funded', 'seed funding'], stages: ['seed'] },
+  { phrases: ['pre series a'], stages: slice('pre_seed', 'seed'), term: 'pre-Series A' },
+  { phrases: ['early stage', 'early stage venture'], stages: slice('pre_seed', 'series_a'), term: 'early stage' },
+  { phrases: ['growth stage', 'expansion stage'], stages: slice('series_b', LAST_PRIVATE), term: 'growth stage' },
+  { phrases: ['growth', 'expansion'], stages: slice('series_b', LAST_PRIVATE), term: 'growth stage', listOnly: true },
+  { phrases: ['late stage', 'late stage venture', 'later stage'], stages: slice('series_c', LAST_PRIVATE), term: 'late stage' },
+  { phrases: ['growth equity', 'growth round', 'growth funding', 'pre ipo'], stages: ['growth'] },
+  { phrases: ['ipo', 'post ipo', 'post ipo equity', 'post ipo debt', 'post ipo secondary', 'ipo stage', 'went public'], stages: ['ipo'] },
+  { phrases: ['public', 'publicly traded', 'listed', 'publicly listed', 'public company'], stages: ['ipo'], listOnly: true },
+  { phrases: ['private equity', 'pe backed', 'private equity round'], stages: ['private_equity'], listOnly: true },
+  { phrases: ['debt financing', 'debt', 'venture debt'], stages: ['debt'], listOnly: true },
+  { phrases: ['grant'], stages: ['grant'], listOnly: true },
+  { phrases: ['bootstrapped', 'self funded'], stages: ['bootstrapped'], listOnly: true },
+];
+
+/** After a round, opening it upwards: "Series B and later", "Seed or above", "B and beyond". */
+const LATER = new Set(['later', 'onward', 'onwards', 'beyond', 'above', 'plus', 'up', 'higher', 'after']);
+/** Alone after a round, opening it upwards: "Series B onwards". */
+const ONWARDS = new Set(['onward', 'onwards']);
+/** After a round, opening it downwards: "Series A or earlier", "Seed and below". */
+const EARLIER = new Set(['earlier', 'below', 'before', 'lower', 'under']);
+/** Between two rounds, everything from one to the other: "Seed to Series B", "Series A through C". */
+const SPAN = new Set(['to', 'through', 'thru', 'until', 'till']);
+
 /** Words whose stage meaning is safe in running prose. */
-const PROSE_STAGES = new PhraseIndex<string[]>('stem');
-/** Words that are stages only in a list under a "Funding:" label ("growth", "public"). */
-const LIST_STAGES = new PhraseIndex<string[]>('stem');
-const stage = (phrases: string[], stages: string[], proseToo = true) => {
-  for (const p of phrases) {
-    LIST_STAGES.add(p, stages);
-    if (proseToo) PROSE_STAGES.add(p, stages);
+const PROSE_STAGES = new PhraseIndex<StageTerm>('stem');
+/** Every stage word, for lists under a "Funding:" label and providers' values. */
+const LIST_STAGES = new PhraseIndex<StageTerm>('stem');
+for (const term of STAGE_TERMS) {
+  for (const phrase of term.phrases) {
+    LIST_STAGES.add(phrase, term);
+    if (!term.listOnly) PROSE_STAGES.add(phrase, term);
   }
-};
-stage(['pre seed', 'preseed', 'pre seed stage', 'pre seed round'], ['pre_seed']);
-stage(['angel round', 'angel stage', 'angel funded', 'angel backed'], ['angel']);
-stage(['angel'], ['angel'], false);
-stage(['seed', 'seed stage', 'seed round', 'seed funded', 'seed funding'], ['seed']);
-stage(['early stage', 'early stage venture'], ['pre_seed', 'seed', 'series_a']);
-stage(['late stage', 'late stage venture', 'later stage'], [...slice('series_c', 'series_j'), 'growth']);
-stage(['growth stage', 'growth equity', 'growth round', 'growth funding', 'pre ipo'], ['growth']);
-stage(['growth', 'expansion stage'], ['growth'], false);
-stage(['ipo', 'post ipo', 'post ipo equity', 'post ipo debt', 'post ipo secondary', 'ipo stage', 'went public'], ['ipo']);
-stage(['public', 'publicly traded', 'listed', 'publicly listed', 'public company'], ['ipo'], false);
-stage(['private equity', 'pe backed', 'private equity round'], ['private_equity'], false);
-stage(['debt financing', 'debt', 'venture debt'], ['debt'], false);
-stage(['grant'], ['grant'], false);
-stage(['bootstrapped', 'self funded'], ['bootstrapped'], false);
+}
+
+/**
+ * A dash between two stages, "Seed – Series B": the tokenizer drops dashes, so a description is
+ * rewritten with `'$1 to $2'` before it is read.
+ */
+const STAGE_WORD = String.raw`(?:pre[\s-]?seed|seed|angel|series\s+[a-j]|growth|ipo)`;
+export const STAGE_DASH = new RegExp(String.raw`\b(${STAGE_WORD})\s*[-‐‑‒–—]\s*(${STAGE_WORD})\b`, 'gi');
 
 /** Words that say a provider does not know the stage: no data, not a failed match. */
 const UNKNOWN_STAGE = /\b(?:unknown|undisclosed|not\s+specified|unspecified|n\/?a|none|other)\b/i;
-
-const LATER = new Set(['later', 'onward', 'onwards', 'beyond', 'above', 'plus', 'up']);
 
 export interface StageHit {
   start: number;
   end: number;
   stages: string[];
   label: string;
+  /** Set when a word stood for several rounds ("growth stage"): the reasoning says how it was read. */
+  term?: string;
 }
 
 /**
- * Stages named in `tokens`: phrases from the dictionaries, and "Series" followed by letters,
- * lists ("Series A and B"), spans ("Series A to C") and open ends ("Series B+", "Series B and later").
+ * Stages named in `tokens`: words from `STAGE_TERMS`, and lettered rounds with lists ("Series A
+ * and B"), spans ("Series A to C", "Seed to Series B") and open ends ("Series B+", "Series B and
+ * later", "at least Series B", "Series A or earlier"). `prose` false reads a list (a "Funding:"
+ * value, a provider's value), where list-only words and bare letters ("A, B", "B and beyond") count.
  */
 export function scanStages(tokens: readonly Token[], consumed: boolean[], prose: boolean): StageHit[] {
   const hits: StageHit[] = [];
   const index = prose ? PROSE_STAGES : LIST_STAGES;
   for (let i = 0; i < tokens.length; i++) {
     if (consumed[i] || tokens[i].boundary) continue;
-    if (tokens[i].word === 'series') {
-      const series = readSeries(tokens, i + 1, consumed);
-      if (series) {
-        for (let k = i; k < series.end; k++) consumed[k] = true;
-        hits.push({ start: i, end: series.end, stages: series.stages, label: series.stages.map(stageLabel).join(', ') });
-        i = series.end - 1;
-        continue;
+    let hit: StageHit | null = null;
+    if (tokens[i].word === 'series') hit = readSeries(tokens, i, i + 1, consumed);
+    else if (isRoundLetter(tokens, i, prose)) hit = readSeries(tokens, i, i, consumed);
+    if (!hit) {
+      const found = index.longestAt(tokens, i, { consumed });
+      if (found) {
+        const words = tokens.slice(found.start, found.end).map((t) => t.word);
+        hit = { start: found.start, end: found.end, stages: found.value.stages, label: found.value.term ?? words.join(' ') };
+        if (found.value.term) hit.term = found.value.term;
+        const open =
+          found.value.stages.length === 1 && STAGES.includes(found.value.stages[0])
+            ? openEnd(tokens, found.end, found.value.stages[0])
+            : null;
+        if (open) hit = { start: found.start, end: open.end, stages: open.stages, label: describeStages(open.stages) };
       }
     }
-    const hit = index.longestAt(tokens, i, { consumed });
-    if (hit) {
-      for (let k = hit.start; k < hit.end; k++) consumed[k] = true;
-      const label = tokens
-        .slice(hit.start, hit.end)
-        .map((t) => t.word)
-        .join(' ');
-      hits.push({ start: hit.start, end: hit.end, stages: hit.value, label });
-      i = hit.end - 1;
-    }
+    if (!hit) continue;
+    hit = withPrefix(tokens, hit, consumed);
+    for (let k = hit.start; k < hit.end; k++) consumed[k] = true;
+    hits.push(hit);
+    i = hit.end - 1;
   }
-  return hits;
+  return joinSpans(tokens, hits, consumed);
+}
+
+/** A letter as a round without "Series": "B round" anywhere, "A, B" or "B and beyond" in a list. */
+function isRoundLetter(tokens: readonly Token[], i: number, prose: boolean): boolean {
+  const t = tokens[i];
+  if (!/^[A-J]$/.test(t.text)) return false;
+  const next = tokens[i + 1];
+  const previous = tokens[i - 1];
+  // "A round of funding" opening a sentence is the article.
+  if (next && (next.word === 'round' || next.word === 'rounds'))
+    return !prose || t.text !== 'A' || (previous !== undefined && !previous.boundary);
+  if (prose) return false;
+  const alone = (n: Token | undefined) =>
+    !n || n.boundary || ['and', 'or', 'to', 'through', 'thru'].includes(n.word) || ONWARDS.has(n.word);
+  return (!previous || previous.boundary || previous.word === 'and' || previous.word === 'or') && alone(next);
 }
 
 function letterAt(tokens: readonly Token[], i: number, consumed: boolean[]): string | null {
@@ -111,7 +174,8 @@ function letterAt(tokens: readonly Token[], i: number, consumed: boolean[]): str
   return /^[a-j]$/.test(t.word) ? t.word : null;
 }
 
-function readSeries(tokens: readonly Token[], at: number, consumed: boolean[]): { stages: string[]; end: number } | null {
+/** Lettered rounds from `at`: "A", "A and B", "A, B or C", "A to C", "B+", "B and later", "C round". */
+function readSeries(tokens: readonly Token[], start: number, at: number, consumed: boolean[]): StageHit | null {
   const first = letterAt(tokens, at, consumed);
   if (!first) return null;
   const stages = new Set<string>([`series_${first}`]);
@@ -120,19 +184,13 @@ function readSeries(tokens: readonly Token[], at: number, consumed: boolean[]): 
   for (;;) {
     const t = tokens[i];
     if (!t) break;
-    if (t.word === '+') {
-      for (const s of slice(`series_${last}`, 'series_j')) stages.add(s);
-      stages.add('growth');
-      i++;
+    const open = openEnd(tokens, i, `series_${last}`);
+    if (open) {
+      for (const s of open.stages) stages.add(s);
+      i = open.end;
       break;
     }
-    if ((t.word === 'and' || t.word === 'or') && tokens[i + 1] && LATER.has(tokens[i + 1].word)) {
-      for (const s of slice(`series_${last}`, 'series_j')) stages.add(s);
-      stages.add('growth');
-      i += 2;
-      break;
-    }
-    const span = ['to', 'through', 'thru', 'until'].includes(t.word);
+    const span = SPAN.has(t.word);
     const list = t.word === 'and' || t.word === 'or' || t.word === ',';
     if (!span && !list) break;
     const skip = tokens[i + 1]?.word === 'series' ? 2 : 1;
@@ -143,7 +201,79 @@ function readSeries(tokens: readonly Token[], at: number, consumed: boolean[]): 
     last = next;
     i += skip + 1;
   }
-  return { stages: STAGES.filter((s) => stages.has(s)), end: i };
+  if (tokens[i]?.word === 'round' || tokens[i]?.word === 'rounds') i++;
+  const ordered = STAGES.filter((s) => stages.has(s));
+  return { start, end: i, stages: ordered, label: describeStages(ordered) };
+}
+
+/** "+", "onwards", "and later", "or earlier" right after the round `from`, at `i`. */
+function openEnd(tokens: readonly Token[], i: number, from: string): { stages: string[]; end: number } | null {
+  const t = tokens[i];
+  if (!t) return null;
+  if (t.word === '+' || ONWARDS.has(t.word)) return { stages: slice(from, LAST_PRIVATE), end: i + 1 };
+  const next = tokens[i + 1];
+  if ((t.word === 'and' || t.word === 'or') && next && !next.boundary) {
+    if (LATER.has(next.word)) return { stages: slice(from, LAST_PRIVATE), end: i + 2 };
+    if (EARLIER.has(next.word)) return { stages: slice('pre_seed', from), end: i + 2 };
+  }
+  return null;
+}
+
+/** "at least Series B" opens a single round upwards, "up to Series B" downwards. */
+function withPrefix(tokens: readonly Token[], hit: StageHit, consumed: boolean[]): StageHit {
+  if (hit.stages.length !== 1 || !STAGES.includes(hit.stages[0]) || hit.start < 2) return hit;
+  const [a, b] = [tokens[hit.start - 2], tokens[hit.start - 1]];
+  if (consumed[hit.start - 2] || consumed[hit.start - 1] || a.boundary || b.boundary) return hit;
+  const prefix = `${a.word} ${b.word}`;
+  const stages = prefix === 'at least' ? slice(hit.stages[0], LAST_PRIVATE) : prefix === 'up to' ? slice('pre_seed', hit.stages[0]) : null;
+  return stages ? { start: hit.start - 2, end: hit.end, stages, label: describeStages(stages) } : hit;
+}
+
+/** "Seed to Series B", "from pre-seed through Series A", "between Seed and Series B": one stretch of the ladder. */
+function joinSpans(tokens: readonly Token[], hits: StageHit[], consumed: boolean[]): StageHit[] {
+  const out: StageHit[] = [];
+  for (const hit of hits) {
+    const previous = out[out.length - 1];
+    const between = previous ? tokens.slice(previous.end, hit.start) : [];
+    const span =
+      between.length === 1 && (SPAN.has(between[0].word) || (between[0].word === 'and' && tokens[previous.start - 1]?.word === 'between'));
+    const rungs = (h: StageHit) => h.stages.map((s) => STAGES.indexOf(s));
+    if (previous && span && [...rungs(previous), ...rungs(hit)].every((r) => r >= 0)) {
+      const low = Math.min(...rungs(previous), ...rungs(hit));
+      const high = Math.max(...rungs(previous), ...rungs(hit));
+      const stages = STAGES.slice(low, high + 1);
+      consumed[previous.end] = true;
+      out[out.length - 1] = { start: previous.start, end: hit.end, stages, label: describeStages(stages) };
+    } else {
+      out.push(hit);
+    }
+  }
+  return out;
+}
+
+/**
+ * Stages as a reasoning shows them, stretches of the ladder shortened: "Series A or Series B",
+ * "Pre-seed to Series A", "Series B or a later private round".
+ */
+export function describeStages(stages: readonly string[]): string {
+  const rungs = STAGES.filter((s) => stages.includes(s));
+  const parts: string[] = [];
+  for (let k = 0; k < rungs.length;) {
+    let end = k;
+    while (end + 1 < rungs.length && STAGES.indexOf(rungs[end + 1]) === STAGES.indexOf(rungs[end]) + 1) end++;
+    if (end - k >= 2) {
+      parts.push(
+        rungs[end] === LAST_PRIVATE
+          ? `${stageLabel(rungs[k])} or a later private round`
+          : `${stageLabel(rungs[k])} to ${stageLabel(rungs[end])}`,
+      );
+    } else {
+      parts.push(...rungs.slice(k, end + 1).map(stageLabel));
+    }
+    k = end + 1;
+  }
+  parts.push(...stages.filter((s) => !STAGES.includes(s)).map(stageLabel));
+  return joinList(parts, 'or');
 }
 
 /**

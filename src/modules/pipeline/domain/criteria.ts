@@ -17,6 +17,8 @@
  *   revenue") are read as the default ranges in `company-terms.ts`, and the criterion keeps the
  *   words so a reasoning can name the range it assumed. Numbers win over words at the same level
  *   (labelled, then prose); an excluded size word ("not enterprise") narrows the range.
+ * - Stage words stand for stretches of one ladder ("growth stage" is Series B and every later
+ *   private round); a public company is at no private stage.
  * - Exclusions ("not agencies", "excluding consultancies", "no government", "except
  *   nonprofits", "non-US") become one exclusion criterion; a one-sided range inside one
  *   ("excluding companies under 10 employees") becomes its complement ("at least 10").
@@ -27,7 +29,7 @@
  *   a Persona's "Countries:" is checked against the contact's country, else the company's.
  * - ICPs ignore person labels (titles, functions, seniority).
  */
-import { scanSizes, scanStages, LIST_TYPES, PROSE_TYPES, SizeHit } from './company-terms';
+import { scanSizes, scanStages, LIST_TYPES, PROSE_TYPES, SizeHit, STAGE_DASH, StageHit } from './company-terms';
 import { resolvePlace, scanPlaces } from './geo';
 import { findRanges, invert, Measure, mergeRanges, NumberRange, subtractRange } from './ranges';
 import {
@@ -82,16 +84,16 @@ export interface Exclusions {
 }
 
 /**
- * `assumed` names the words a range was read from ("mid-market", "startup or SMB, not
- * enterprise"), so a reasoning can say which default it assumed; absent when the description gave
- * numbers.
+ * `assumed` names the words a range or a stage list was read from ("mid-market", "startup or SMB,
+ * not enterprise", "growth stage"), so a reasoning can say which default it assumed; absent when
+ * the description gave numbers or named rounds.
  */
 export type Criterion =
   | { kind: 'industry'; concepts: string[]; keywords: Keyword[] }
   | { kind: 'employees'; ranges: NumberRange[]; assumed?: string }
   | { kind: 'revenue'; ranges: NumberRange[]; currency: string; assumed?: string }
   | { kind: 'country'; countries: string[]; labels: string[]; of: 'company' | 'contact' }
-  | { kind: 'funding'; stages: string[] }
+  | { kind: 'funding'; stages: string[]; assumed?: string }
   | { kind: 'company_type'; types: string[] }
   | { kind: 'title'; patterns: TitlePattern[] }
   | { kind: 'function'; functions: string[]; keywords: Keyword[] }
@@ -287,6 +289,7 @@ function prepare(description: string): string {
       .replace(/\b[Nn]on-(\p{Lu}[\p{L}]*)/gu, 'not $1;')
       .replace(/(?<!\p{L})\p{L}+-(?:led|driven|first|savvy|heavy|minded)\b/giu, ' ')
       .replace(/\bseries\s+([a-j])\s*[-‐‑‒–—]\s*(?:series\s+)?([a-j])\b/gi, 'Series $1 to $2')
+      .replace(STAGE_DASH, '$1 to $2')
   );
 }
 
@@ -651,6 +654,9 @@ class CriteriaBuilder {
   private currency: string | null = null;
   /** Size words ("mid-market", "seven-figure"), apart from numbers: where both are written, the number is what was meant. */
   private readonly sizeWords: Record<'labelled' | 'prose' | 'excluded', SizeHit[]> = { labelled: [], prose: [], excluded: [] };
+  /** How the stages were written, for a reasoning to name when a stage word stood for several rounds. */
+  private readonly stageNames: string[] = [];
+  private stagesAssumed = false;
   private readonly countries: string[] = [];
   private readonly countryLabels: string[] = [];
   private readonly stages: string[] = [];
@@ -688,7 +694,7 @@ class CriteriaBuilder {
         return this.readPlaces(tokens, consumed, false) || found;
       case 'funding': {
         const hits = scanStages(tokens, consumed, false);
-        pushUnique(this.stages, ...hits.flatMap((h) => h.stages));
+        this.addStages(hits);
         return hits.length > 0 || found;
       }
       case 'company_type': {
@@ -753,6 +759,14 @@ class CriteriaBuilder {
     const hits = scanSizes(tokens, consumed, industryLength);
     this.sizeWords.labelled.push(...hits);
     return found || hits.length > 0;
+  }
+
+  private addStages(hits: readonly StageHit[]): void {
+    for (const hit of hits) {
+      pushUnique(this.stages, ...hit.stages);
+      pushUnique(this.stageNames, hit.label);
+      if (hit.term) this.stagesAssumed = true;
+    }
   }
 
   private readPlaces(
@@ -867,7 +881,7 @@ class CriteriaBuilder {
     const consumed = falseArray(tokens.length);
     for (const segment of findExclusionSegments(tokens, consumed)) this.readExclusion(segment, true);
     pushUnique(this.types, ...PROSE_TYPES.scan(tokens, { consumed }).map((h) => h.value));
-    pushUnique(this.stages, ...scanStages(tokens, consumed, true).flatMap((h) => h.stages));
+    this.addStages(scanStages(tokens, consumed, true));
     this.sizeWords.prose.push(...scanSizes(tokens, consumed, industryLength));
     this.readPlaces(tokens, consumed, true);
     pushUnique(this.concepts, ...INDUSTRY_INDEX.scan(tokens, { consumed }).map((h) => h.value));
@@ -933,7 +947,13 @@ class CriteriaBuilder {
         of: this.subject === 'icp' ? 'company' : 'contact',
       });
     }
-    if (this.stages.length > 0) out.push({ kind: 'funding', stages: this.stages });
+    if (this.stages.length > 0) {
+      out.push(
+        this.stagesAssumed
+          ? { kind: 'funding', stages: this.stages, assumed: joinList(this.stageNames, 'or') }
+          : { kind: 'funding', stages: this.stages },
+      );
+    }
     if (this.types.length > 0) out.push({ kind: 'company_type', types: this.types });
     if (this.patterns.length > 0) out.push({ kind: 'title', patterns: dedupePatterns(this.patterns) });
     if (this.functions.length > 0 || this.functionKeywords.length > 0)

@@ -226,6 +226,13 @@ export function check(criterion: Criterion, company: CompanyFacts, contact: Cont
       if (company.stage === null) return result('funding stage', 'unknown', '', expected);
       return result('funding stage', criterion.stages.includes(company.stage) ? 'passed' : 'failed', company.stageShown, expected);
     }
+    case 'total_funding': {
+      const money = (v: number) => formatMoney(v, criterion.currency);
+      const expected = readAs(criterion.assumed, or(criterion.ranges.map((r) => formatRange(r, money))));
+      const raised = company.info.total_funding;
+      if (!raised) return result('total funding', 'unknown', '', expected);
+      return result('total funding', criterion.ranges.some((r) => inRange(raised, r)) ? 'passed' : 'failed', money(raised), expected);
+    }
     case 'company_type': {
       const expected = or(criterion.types.map((t) => TYPE_LABEL[t] ?? t));
       if (company.typeRaw)

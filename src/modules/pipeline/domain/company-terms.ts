@@ -388,8 +388,8 @@ export function companyTypeOf(value: string): string | null {
 // ---------------------------------------------------------------------------------------------
 // Company sizes
 
-/** Size words name a head count or an amount of revenue. */
-export type SizeMeasure = 'employees' | 'revenue';
+/** Size words name a head count or an amount of revenue (money raised, after "raised"). */
+export type SizeMeasure = 'employees' | 'revenue' | 'funding';
 
 interface SizeTerm {
   /** The name a reasoning gives it: "employees 250 (mid-market, read as 100–999)". */
@@ -603,6 +603,8 @@ const WE = new Set(['we', 'our', 'us', 'i']);
 /** Between size words: a list ("SMB and mid-market", "SMB + mid-market") or a span ("mid-market to enterprise"). */
 const SIZE_JOINS = new Set(['and', 'or', ',', '/', '+', 'plus', 'to', 'through', 'thru']);
 const SIZE_SPANS = new Set(['to', 'through', 'thru']);
+/** Before an amount word, money raised rather than revenue: "raised seven figures". */
+const RAISED = new Set(['raised', 'raise', 'raising', 'funding', 'funded']);
 
 const SIZE_INDEX = new PhraseIndex<SizeTerm>('stem');
 for (const term of SIZE_TERMS) for (const phrase of term.phrases) SIZE_INDEX.add(phrase, term);
@@ -665,7 +667,7 @@ export function scanSizes(
         previous = null;
         return;
       }
-      const measure = hit.term.measure;
+      const measure = hit.term.measure === 'revenue' && raisedBefore(tokens, hits[0].start) ? 'funding' : hit.term.measure;
       const own: SizeHit = { start: hit.start, end: hit.end, measure, range: hit.term.range, label: hit.term.label };
       for (let t = hit.start; t < hit.end; t++) consumed[t] = true;
       if (previous && previous.measure === measure && SIZE_SPANS.has(joins[k - 1])) {
@@ -716,6 +718,14 @@ function servedByOthers(tokens: readonly Token[], at: number): boolean {
       if (WE.has(tokens[k].word)) return false;
     }
     return true;
+  }
+  return false;
+}
+
+function raisedBefore(tokens: readonly Token[], at: number): boolean {
+  for (let i = at - 1; i >= Math.max(0, at - 4); i--) {
+    if (tokens[i].boundary) return false;
+    if (RAISED.has(tokens[i].word)) return true;
   }
   return false;
 }

@@ -19,6 +19,7 @@
  *   (labelled, then prose); an excluded size word ("not enterprise") narrows the range.
  * - Stage words stand for stretches of one ladder ("growth stage" is Series B and every later
  *   private round); a public company is at no private stage.
+ * - Money raised ("raised between $10M and $100M", "Total funding: $5M+") is a total funding range.
  * - Exclusions ("not agencies", "excluding consultancies", "no government", "except
  *   nonprofits", "non-US") become one exclusion criterion; a one-sided range inside one
  *   ("excluding companies under 10 employees") becomes its complement ("at least 10").
@@ -94,6 +95,7 @@ export type Criterion =
   | { kind: 'revenue'; ranges: NumberRange[]; currency: string; assumed?: string }
   | { kind: 'country'; countries: string[]; labels: string[]; of: 'company' | 'contact' }
   | { kind: 'funding'; stages: string[]; assumed?: string }
+  | { kind: 'total_funding'; ranges: NumberRange[]; currency: string; assumed?: string }
   | { kind: 'company_type'; types: string[] }
   | { kind: 'title'; patterns: TitlePattern[] }
   | { kind: 'function'; functions: string[]; keywords: Keyword[] }
@@ -187,6 +189,13 @@ const LABELS: Record<LabelKind, string[]> = {
     'investment stage',
     'company stage',
     'latest funding',
+    'total funding',
+    'funding raised',
+    'funding amount',
+    'total raised',
+    'amount raised',
+    'capital raised',
+    'raised',
   ],
   company_type: [
     'company type',
@@ -650,8 +659,9 @@ class CriteriaBuilder {
   private readonly ranges: Record<Measure, { labelled: NumberRange[]; prose: NumberRange[] }> = {
     employees: { labelled: [], prose: [] },
     revenue: { labelled: [], prose: [] },
+    funding: { labelled: [], prose: [] },
   };
-  private currency: string | null = null;
+  private readonly currency: Partial<Record<Measure, string>> = {};
   /** Size words ("mid-market", "seven-figure"), apart from numbers: where both are written, the number is what was meant. */
   private readonly sizeWords: Record<'labelled' | 'prose' | 'excluded', SizeHit[]> = { labelled: [], prose: [], excluded: [] };
   /** How the stages were written, for a reasoning to name when a stage word stood for several rounds. */
@@ -695,7 +705,9 @@ class CriteriaBuilder {
       case 'funding': {
         const hits = scanStages(tokens, consumed, false);
         this.addStages(hits);
-        return hits.length > 0 || found;
+        // Money under a "Funding:" label is the total raised.
+        const amounts = this.readRanges(value, null, 'labelled', 'funding');
+        return hits.length > 0 || amounts || found;
       }
       case 'company_type': {
         const hits = LIST_TYPES.scan(tokens, { consumed });
@@ -732,15 +744,15 @@ class CriteriaBuilder {
     }
   }
 
-  private readRanges(text: string, label: Measure | null, source: 'labelled' | 'prose'): boolean {
+  private readRanges(text: string, label: Measure | null, source: 'labelled' | 'prose', moneyMeasure: Measure = 'revenue'): boolean {
     let found = false;
-    for (const hit of findRanges(text)) {
+    for (const hit of findRanges(text, moneyMeasure)) {
       const measure = hit.measure ?? label;
       if (!measure) continue;
       const range = hit.negated ? invert(hit.range) : hit.range;
       if (!range) continue;
       this.ranges[measure][source].push(range);
-      if (measure === 'revenue' && hit.currency && !this.currency) this.currency = hit.currency;
+      if (hit.currency) this.currency[measure] ??= hit.currency;
       found = true;
     }
     return found;
@@ -873,7 +885,7 @@ class CriteriaBuilder {
       const range = hit.negated ? invert(hit.range) : hit.range;
       if (range) {
         this.ranges[hit.measure].prose.push(range);
-        if (hit.measure === 'revenue' && hit.currency && !this.currency) this.currency = hit.currency;
+        if (hit.currency) this.currency[hit.measure] ??= hit.currency;
       }
       blanked = blanked.slice(0, hit.start) + ' '.repeat(hit.end - hit.start) + blanked.slice(hit.end);
     }
@@ -938,7 +950,7 @@ class CriteriaBuilder {
     const employees = this.sized('employees');
     if (employees) out.push({ kind: 'employees', ...employees });
     const revenue = this.sized('revenue');
-    if (revenue) out.push({ kind: 'revenue', ...revenue, currency: this.currency ?? '$' });
+    if (revenue) out.push({ kind: 'revenue', ...revenue, currency: this.currency.revenue ?? '$' });
     if (this.countries.length > 0) {
       out.push({
         kind: 'country',
@@ -954,6 +966,8 @@ class CriteriaBuilder {
           : { kind: 'funding', stages: this.stages },
       );
     }
+    const raised = this.sized('funding');
+    if (raised) out.push({ kind: 'total_funding', ...raised, currency: this.currency.funding ?? '$' });
     if (this.types.length > 0) out.push({ kind: 'company_type', types: this.types });
     if (this.patterns.length > 0) out.push({ kind: 'title', patterns: dedupePatterns(this.patterns) });
     if (this.functions.length > 0 || this.functionKeywords.length > 0)

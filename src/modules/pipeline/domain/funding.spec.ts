@@ -130,6 +130,25 @@ describe('parseCriteria: funding stages', () => {
   });
 });
 
+describe('parseCriteria: total funding', () => {
+  it.each([
+    ['Software companies that have raised between $10M and $100M in total.', 10e6, 100e6],
+    ['companies that raised over $20M', 20e6, null],
+    ['Total funding: $5M+', 5e6, null],
+    ['Funding: $10M-$50M', 10e6, 50e6],
+    ['Series B companies with at least $50M in funding', 50e6, null],
+  ])('%s', (text, min, max) => {
+    expect(criterion(text, 'total_funding')?.ranges).toEqual([expect.objectContaining({ min, max })]);
+  });
+
+  it('keeps funding out of revenue, and reads no total from a valuation or a round size', () => {
+    expect(criterion('raised over $20M in funding', 'revenue')).toBeUndefined();
+    expect(criterion('unicorns valued at over $1B', 'total_funding')).toBeUndefined();
+    expect(criterion('raised a $20M Series B', 'total_funding')).toBeUndefined();
+    expect(criterion('Funding: Series B, $10M+', 'funding')?.stages).toEqual(['series_b']);
+  });
+});
+
 describe('DefaultEvaluator.evaluateCompany: funding', () => {
   const evaluator = new DefaultEvaluator();
   const profile = (description: string): KbProfile => ({ id: '1', name: 'Funded', description });
@@ -185,5 +204,24 @@ describe('DefaultEvaluator.evaluateCompany: funding', () => {
     expect(failed.reasoning).toContain('funding stage Series A (expected growth stage, read as Series B or a later private round)');
     const named = evaluator.evaluateCompany(company({ latest_funding_stage: 'Seed' }), [profile('Funding: Series A or B')]);
     expect(named.reasoning).toContain('funding stage Seed (expected Series A or Series B)');
+  });
+
+  it.each<[number, boolean]>([
+    [9.5e6, false],
+    [10e6, true],
+    [60e6, true],
+    [100e6, true],
+    [140e6, false],
+  ])('checks total funding of %d against $10M–$100M', (total, expected) => {
+    expect(matches('Software companies that have raised between $10M and $100M in total.', { total_funding: total })).toBe(expected);
+  });
+
+  it('says what total funding was expected, and treats an unknown total as no data', () => {
+    const description = 'Software companies that have raised between $10M and $100M in total.';
+    const failed = evaluator.evaluateCompany(company({ industries: ['Computer Software'], total_funding: 2e6 }), [profile(description)]);
+    expect(failed.reasoning).toContain('total funding $2M (expected $10M–$100M)');
+    const unknown = evaluator.evaluateCompany(company({ industries: ['Computer Software'] }), [profile(description)]);
+    expect(unknown.matched).toBe(true);
+    expect(unknown.reasoning).toContain('no data for total funding');
   });
 });

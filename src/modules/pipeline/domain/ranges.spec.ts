@@ -55,7 +55,23 @@ describe('findRanges', () => {
 
   it('leaves numbers without a measure alone', () => {
     expect(findRanges('founded after 2015, top 100 lists, 10+ years').every((r) => r.measure === null)).toBe(true);
-    expect(findRanges('raised over $20M in funding')[0].measure).toBeNull();
+  });
+
+  it.each([
+    ['raised over $20M in funding', 'funding'],
+    ['have raised between $10M and $100M in total', 'funding'],
+    ['$5M+ in venture funding', 'funding'],
+    ['valued at over $1B', null],
+    ['raised a $20M Series B', null],
+    ['$5M seed rounds', null],
+  ])('reads money raised as total funding, and not a valuation or a round: "%s"', (text, measure) => {
+    expect(findRanges(text)[0].measure).toBe(measure);
+  });
+
+  it('reads unplaced money as the measure it is given', () => {
+    expect(findRanges('$10M-$50M', 'funding')[0].measure).toBe('funding');
+    expect(findRanges('$10M-$50M')[0].measure).toBe('revenue');
+    expect(findRanges('$10M-$50M ARR', 'funding')[0].measure).toBe('revenue');
   });
 
   it('does not read a size word or a company list as an amount', () => {

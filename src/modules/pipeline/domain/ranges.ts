@@ -1,8 +1,8 @@
 /**
- * Employee and revenue ranges as people write them: "50-1000", "50 to 1,000", "100+", "over 500",
- * "fewer than 50", "between 10 and 50", "1k-5k", "$10M-$500M", "€5m to €50m", "10-50 million".
- * Amounts are compared as written: there is no currency conversion, so "€5m" is read as 5,000,000
- * of whatever currency the Buyer's `annual_revenue` is in.
+ * Employee, revenue and funding ranges as people write them: "50-1000", "50 to 1,000", "100+",
+ * "over 500", "fewer than 50", "between 10 and 50", "1k-5k", "$10M-$500M", "€5m to €50m",
+ * "10-50 million", "raised over $20M". Amounts are compared as written: there is no currency
+ * conversion, so "€5m" is read as 5,000,000 of whatever currency the Buyer's `annual_revenue` is in.
  */
 
 export interface NumberRange {
@@ -12,7 +12,8 @@ export interface NumberRange {
   maxExclusive: boolean;
 }
 
-export type Measure = 'employees' | 'revenue';
+/** `funding` is the total a company has raised (`company_info.total_funding`). */
+export type Measure = 'employees' | 'revenue' | 'funding';
 
 export interface FoundRange {
   start: number;
@@ -129,7 +130,11 @@ const REVENUE_AFTER = /^\s*(?:\+\s*)?(?:[\p{L}-]+\s+){0,3}?(?:revenues?|arr|turn
 const EMPLOYEES_BEFORE =
   /\b(?:employees?|employee\s+count|staff|headcount|head\s+count|team\s+size|company\s+size|workforce|ftes?|size)\b[^.;\n]{0,30}$/i;
 const REVENUE_BEFORE = /\b(?:revenues?|arr|turnover|sales|income|mrr|gmv|bookings)\b[^.;\n]{0,30}$/i;
-const FUNDING_NEAR = /\b(?:rais(?:ed|ing|e)|funding|funded|round|valuation|valued|invest(?:ed|ment))\b/i;
+/** Money raised: the company's total funding. */
+const FUNDING_NEAR = /\b(?:rais(?:ed|ing|e)|funding|funded|invest(?:ed|ment))\b/i;
+/** Money that is neither revenue nor total funding: a round's size, a valuation. */
+const OTHER_MONEY_NEAR = /\b(?:rounds?|valuation|valued)\b/i;
+const ROUND_AFTER = /^\s*(?:series\s+[a-j]\b|(?:pre[\s-]?)?seed\b|rounds?\b)/i;
 const NEGATION = /\b(?:excluding|exclude|excludes|except|without|not|no|other\s+than)(?:\s+(?!and\b|or\b|but\b)[\p{L}-]+){0,4}\s*$/iu;
 
 function apply(amount: Amount, multiplier: number | null): number {
@@ -138,9 +143,10 @@ function apply(amount: Amount, multiplier: number | null): number {
 
 /**
  * Every range in `text`, with what the words around it say it measures. Bare numbers come back
- * as `{min: n, max: null}`: a lone "Employees: 500" is read as "at least 500".
+ * as `{min: n, max: null}`: a lone "Employees: 500" is read as "at least 500". Money the words
+ * do not place is `moneyMeasure`: revenue, or funding under a "Funding:" label.
  */
-export function findRanges(text: string): FoundRange[] {
+export function findRanges(text: string, moneyMeasure: Measure = 'revenue'): FoundRange[] {
   const amounts = findAmounts(text);
   const found: FoundRange[] = [];
   for (let i = 0; i < amounts.length; i++) {
@@ -195,18 +201,20 @@ export function findRanges(text: string): FoundRange[] {
       range,
       money,
       currency: parts.map((p) => p.currency).find((c) => c !== null) ?? null,
-      measure: measureOf(context, after, money),
+      measure: measureOf(context, after, money, moneyMeasure),
       negated: NEGATION.test(context),
     });
   }
   return found;
 }
 
-function measureOf(before: string, after: string, money: boolean): Measure | null {
+function measureOf(before: string, after: string, money: boolean, moneyMeasure: Measure): Measure | null {
   if (EMPLOYEES_AFTER.test(after)) return 'employees';
   if (REVENUE_AFTER.test(after)) return 'revenue';
-  if (FUNDING_NEAR.test(after.slice(0, 30)) || FUNDING_NEAR.test(before.slice(-30))) return null;
-  if (money) return 'revenue';
+  const near = (re: RegExp) => re.test(after.slice(0, 30)) || re.test(before.slice(-30));
+  if (near(OTHER_MONEY_NEAR) || ROUND_AFTER.test(after)) return null;
+  if (near(FUNDING_NEAR)) return money ? 'funding' : null;
+  if (money) return moneyMeasure;
   if (EMPLOYEES_BEFORE.test(before)) return 'employees';
   if (REVENUE_BEFORE.test(before)) return 'revenue';
   return null;

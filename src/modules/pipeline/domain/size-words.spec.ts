@@ -111,6 +111,11 @@ describe('parseCriteria: size words', () => {
   ])('reads "%s" as the amounts with that many digits', (text, min, below) => {
     expect(criterion(text, 'revenue')?.ranges).toEqual([{ min, max: below, minExclusive: false, maxExclusive: true }]);
   });
+
+  it('reads "raised eight figures" as total funding', () => {
+    expect(criterion('Startups that raised eight figures', 'total_funding')?.ranges[0]).toMatchObject({ min: 1e7, max: 1e8 });
+    expect(criterion('Startups that raised eight figures', 'revenue')).toBeUndefined();
+  });
 });
 
 describe('DefaultEvaluator.evaluateCompany: size words', () => {

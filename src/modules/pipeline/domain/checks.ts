@@ -4,7 +4,7 @@
  * Buyer, and it must not count for one either.
  */
 import type { CompanyInfo, ContactInfo } from '../../buyers/buyer-shape';
-import { companyTypeOf, stageLabel, stageOf, TYPE_LABEL } from './company-terms';
+import { companyTypeOf, describeStages, stageLabel, stageOf, TYPE_LABEL } from './company-terms';
 import type { Criterion, Exclusions, Keyword, TitlePattern } from './criteria';
 import { countryName, resolveCountry } from './geo';
 import { formatCount, formatMoney, formatRange, inRange } from './ranges';
@@ -35,6 +35,8 @@ export interface Check {
   actual: string;
   /** What the profile asks for. */
   expected: string;
+  /** The default a word was read as ("mid-market, read as 100–999"): a reasoning names it whether the check passed or not. */
+  assumed?: string;
 }
 
 /** Company types whose industries say the same thing when `company_type` is empty. */
@@ -51,6 +53,8 @@ export class CompanyFacts {
   readonly countryIso: string | null;
   readonly stageRaw: string;
   readonly stage: string | null;
+  /** The stage as a reasoning quotes it. */
+  readonly stageShown: string;
   readonly typeRaw: string;
   readonly type: string | null;
 
@@ -63,9 +67,19 @@ export class CompanyFacts {
     this.country = info.location.country;
     this.countryIso = resolveCountry(this.country);
     this.stageRaw = info.latest_funding_stage;
-    this.stage = stageOf(this.stageRaw);
     this.typeRaw = info.company_type;
     this.type = companyTypeOf(this.typeRaw);
+    // A public company is at no private funding stage, whatever round a provider last recorded.
+    const stated = stageOf(this.stageRaw);
+    this.stage = this.type === 'public' ? 'ipo' : stated;
+    this.stageShown =
+      this.type === 'public' && stated !== 'ipo'
+        ? `${stageLabel('ipo')} per company type ${this.typeRaw}`
+        : this.stage === 'other'
+          ? this.stageRaw
+          : this.stage
+            ? stageLabel(this.stage)
+            : '';
   }
 
   hasConcept(concept: string): boolean {
@@ -116,6 +130,8 @@ function stemsOf(text: string): string[] {
 
 const quote = (text: string) => `"${text}"`;
 const or = (items: string[]) => joinList(items, 'or');
+/** "mid-market, read as 100–999" when the profile used a word for the range. */
+const readAs = (assumed: string | undefined, shown: string) => (assumed ? `${assumed}, read as ${shown}` : shown);
 
 function keywordHit(keywords: readonly Keyword[], haystacks: readonly string[][]): Keyword | undefined {
   return keywords.find((k) => haystacks.some((h) => containsPhrase(h, k.stems)));
@@ -160,12 +176,14 @@ function contactRoleText(contact: ContactFacts): string {
 }
 
 export function check(criterion: Criterion, company: CompanyFacts, contact: ContactFacts | null): Check {
+  const assumed = 'assumed' in criterion && criterion.assumed !== undefined;
   const result = (label: string, status: Status, actual: string, expected: string): Check => ({
     kind: criterion.kind,
     label,
     status,
     actual,
     expected,
+    ...(assumed ? { assumed: expected } : {}),
   });
   switch (criterion.kind) {
     case 'industry': {
@@ -181,14 +199,14 @@ export function check(criterion: Criterion, company: CompanyFacts, contact: Cont
       return result('industry', 'failed', joinList(company.industries), expected);
     }
     case 'employees': {
-      const expected = or(criterion.ranges.map((r) => formatRange(r, formatCount)));
+      const expected = readAs(criterion.assumed, or(criterion.ranges.map((r) => formatRange(r, formatCount))));
       const count = company.info.employee_count;
       if (!count) return result('employees', 'unknown', '', expected);
       return result('employees', criterion.ranges.some((r) => inRange(count, r)) ? 'passed' : 'failed', formatCount(count), expected);
     }
     case 'revenue': {
       const money = (v: number) => formatMoney(v, criterion.currency);
-      const expected = or(criterion.ranges.map((r) => formatRange(r, money)));
+      const expected = readAs(criterion.assumed, or(criterion.ranges.map((r) => formatRange(r, money))));
       const revenue = company.info.annual_revenue;
       if (!revenue) return result('revenue', 'unknown', '', expected);
       return result('revenue', criterion.ranges.some((r) => inRange(revenue, r)) ? 'passed' : 'failed', money(revenue), expected);
@@ -204,10 +222,16 @@ export function check(criterion: Criterion, company: CompanyFacts, contact: Cont
       return result('country', passed ? 'passed' : 'failed', shown, expected);
     }
     case 'funding': {
-      const expected = or(criterion.stages.map(stageLabel));
+      const expected = readAs(criterion.assumed, describeStages(criterion.stages));
       if (company.stage === null) return result('funding stage', 'unknown', '', expected);
-      const shown = company.stage === 'other' ? company.stageRaw : stageLabel(company.stage);
-      return result('funding stage', criterion.stages.includes(company.stage) ? 'passed' : 'failed', shown, expected);
+      return result('funding stage', criterion.stages.includes(company.stage) ? 'passed' : 'failed', company.stageShown, expected);
+    }
+    case 'total_funding': {
+      const money = (v: number) => formatMoney(v, criterion.currency);
+      const expected = readAs(criterion.assumed, or(criterion.ranges.map((r) => formatRange(r, money))));
+      const raised = company.info.total_funding;
+      if (!raised) return result('total funding', 'unknown', '', expected);
+      return result('total funding', criterion.ranges.some((r) => inRange(raised, r)) ? 'passed' : 'failed', money(raised), expected);
     }
     case 'company_type': {
       const expected = or(criterion.types.map((t) => TYPE_LABEL[t] ?? t));
@@ -303,7 +327,7 @@ function checkExclusions(x: Exclusions, company: CompanyFacts, contact: ContactF
   }
   if (x.stages.length > 0 && company.stage !== null) {
     known = true;
-    if (x.stages.includes(company.stage)) hits.push(`funding stage ${company.stageRaw}`);
+    if (x.stages.includes(company.stage)) hits.push(`funding stage ${company.stageRaw || company.stageShown}`);
   }
   if (contact) {
     if (x.titles.length > 0) {

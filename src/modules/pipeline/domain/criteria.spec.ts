@@ -120,7 +120,10 @@ describe('parseCriteria: places, stages and company types', () => {
     ['Series A-C startups', ['series_a', 'series_b', 'series_c']],
     ['Series A and B fintechs', ['series_a', 'series_b']],
     ['Funding: Pre-seed, Seed', ['pre_seed', 'seed']],
-    ['Funding: growth, IPO', ['growth', 'ipo']],
+    [
+      'Funding: growth, IPO',
+      ['series_b', 'series_c', 'series_d', 'series_e', 'series_f', 'series_g', 'series_h', 'series_i', 'series_j', 'growth', 'ipo'],
+    ],
     ['Series D+', ['series_d', 'series_e', 'series_f', 'series_g', 'series_h', 'series_i', 'series_j', 'growth']],
   ])('%s', (text, stages) => {
     expect(find(parseCriteria(text, 'icp'), 'funding').stages).toEqual(stages);

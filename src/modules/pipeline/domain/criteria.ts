@@ -13,6 +13,13 @@
  *   company that has data. Under an "Industries:" or "Exclude:" label, unknown words are kept as
  *   literal keywords: there they were written on purpose.
  * - A bare number under a label ("Employees: 500") is read as a minimum.
+ * - Size words without numbers ("startup", "SMB", "mid-market", "enterprise", "seven-figure
+ *   revenue") are read as the default ranges in `company-terms.ts`, and the criterion keeps the
+ *   words so a reasoning can name the range it assumed. Numbers win over words at the same level
+ *   (labelled, then prose); an excluded size word ("not enterprise") narrows the range.
+ * - Stage words stand for stretches of one ladder ("growth stage" is Series B and every later
+ *   private round); a public company is at no private stage.
+ * - Money raised ("raised between $10M and $100M", "Total funding: $5M+") is a total funding range.
  * - Exclusions ("not agencies", "excluding consultancies", "no government", "except
  *   nonprofits", "non-US") become one exclusion criterion; a one-sided range inside one
  *   ("excluding companies under 10 employees") becomes its complement ("at least 10").
@@ -23,9 +30,9 @@
  *   a Persona's "Countries:" is checked against the contact's country, else the company's.
  * - ICPs ignore person labels (titles, functions, seniority).
  */
-import { scanStages, LIST_TYPES, PROSE_TYPES } from './company-terms';
+import { scanSizes, scanStages, LIST_TYPES, PROSE_TYPES, SizeHit, STAGE_DASH, StageHit } from './company-terms';
 import { resolvePlace, scanPlaces } from './geo';
-import { findRanges, invert, Measure, NumberRange } from './ranges';
+import { findRanges, invert, Measure, mergeRanges, NumberRange, subtractRange } from './ranges';
 import {
   canonicalTitleTokens,
   functionsOf,
@@ -40,7 +47,7 @@ import {
   TIER_LABEL,
   tierOfToken,
 } from './taxonomy';
-import { Token, unique } from './text';
+import { joinList, Token, unique } from './text';
 
 export type Subject = 'icp' | 'persona';
 
@@ -77,12 +84,18 @@ export interface Exclusions {
   functions: string[];
 }
 
+/**
+ * `assumed` names the words a range or a stage list was read from ("mid-market", "startup or SMB,
+ * not enterprise", "growth stage"), so a reasoning can say which default it assumed; absent when
+ * the description gave numbers or named rounds.
+ */
 export type Criterion =
   | { kind: 'industry'; concepts: string[]; keywords: Keyword[] }
-  | { kind: 'employees'; ranges: NumberRange[] }
-  | { kind: 'revenue'; ranges: NumberRange[]; currency: string }
+  | { kind: 'employees'; ranges: NumberRange[]; assumed?: string }
+  | { kind: 'revenue'; ranges: NumberRange[]; currency: string; assumed?: string }
   | { kind: 'country'; countries: string[]; labels: string[]; of: 'company' | 'contact' }
-  | { kind: 'funding'; stages: string[] }
+  | { kind: 'funding'; stages: string[]; assumed?: string }
+  | { kind: 'total_funding'; ranges: NumberRange[]; currency: string; assumed?: string }
   | { kind: 'company_type'; types: string[] }
   | { kind: 'title'; patterns: TitlePattern[] }
   | { kind: 'function'; functions: string[]; keywords: Keyword[] }
@@ -117,6 +130,15 @@ const LABELS: Record<LabelKind, string[]> = {
     'industry keywords',
   ],
   employees: [
+    'segment',
+    'segments',
+    'market segment',
+    'customer segment',
+    'company segment',
+    'size segment',
+    'business size',
+    'organization size',
+    'organisation size',
     'employees',
     'employee count',
     'employee range',
@@ -167,6 +189,13 @@ const LABELS: Record<LabelKind, string[]> = {
     'investment stage',
     'company stage',
     'latest funding',
+    'total funding',
+    'funding raised',
+    'funding amount',
+    'total raised',
+    'amount raised',
+    'capital raised',
+    'raised',
   ],
   company_type: [
     'company type',
@@ -269,6 +298,7 @@ function prepare(description: string): string {
       .replace(/\b[Nn]on-(\p{Lu}[\p{L}]*)/gu, 'not $1;')
       .replace(/(?<!\p{L})\p{L}+-(?:led|driven|first|savvy|heavy|minded)\b/giu, ' ')
       .replace(/\bseries\s+([a-j])\s*[-‐‑‒–—]\s*(?:series\s+)?([a-j])\b/gi, 'Series $1 to $2')
+      .replace(STAGE_DASH, '$1 to $2')
   );
 }
 
@@ -629,8 +659,14 @@ class CriteriaBuilder {
   private readonly ranges: Record<Measure, { labelled: NumberRange[]; prose: NumberRange[] }> = {
     employees: { labelled: [], prose: [] },
     revenue: { labelled: [], prose: [] },
+    funding: { labelled: [], prose: [] },
   };
-  private currency: string | null = null;
+  private readonly currency: Partial<Record<Measure, string>> = {};
+  /** Size words ("mid-market", "seven-figure"), apart from numbers: where both are written, the number is what was meant. */
+  private readonly sizeWords: Record<'labelled' | 'prose' | 'excluded', SizeHit[]> = { labelled: [], prose: [], excluded: [] };
+  /** How the stages were written, for a reasoning to name when a stage word stood for several rounds. */
+  private readonly stageNames: string[] = [];
+  private stagesAssumed = false;
   private readonly countries: string[] = [];
   private readonly countryLabels: string[] = [];
   private readonly stages: string[] = [];
@@ -651,7 +687,7 @@ class CriteriaBuilder {
 
   /** Whether the value gave anything for its label. */
   private readLabelled(kind: LabelKind, value: string): boolean {
-    if (kind === 'employees' || kind === 'revenue') return this.readRanges(value, kind, 'labelled');
+    if (kind === 'employees' || kind === 'revenue') return this.readRanges(value, kind, 'labelled') || this.readSizeWords(value);
     if (kind === 'exclusion') return this.readExclusion(prepareTaxonomyText(value), false);
     const tokens = prepareTaxonomyText(value);
     const consumed = falseArray(tokens.length);
@@ -668,8 +704,10 @@ class CriteriaBuilder {
         return this.readPlaces(tokens, consumed, false) || found;
       case 'funding': {
         const hits = scanStages(tokens, consumed, false);
-        pushUnique(this.stages, ...hits.flatMap((h) => h.stages));
-        return hits.length > 0 || found;
+        this.addStages(hits);
+        // Money under a "Funding:" label is the total raised.
+        const amounts = this.readRanges(value, null, 'labelled', 'funding');
+        return hits.length > 0 || amounts || found;
       }
       case 'company_type': {
         const hits = LIST_TYPES.scan(tokens, { consumed });
@@ -706,18 +744,41 @@ class CriteriaBuilder {
     }
   }
 
-  private readRanges(text: string, label: Measure | null, source: 'labelled' | 'prose'): boolean {
+  private readRanges(text: string, label: Measure | null, source: 'labelled' | 'prose', moneyMeasure: Measure = 'revenue'): boolean {
     let found = false;
-    for (const hit of findRanges(text)) {
+    for (const hit of findRanges(text, moneyMeasure)) {
       const measure = hit.measure ?? label;
       if (!measure) continue;
       const range = hit.negated ? invert(hit.range) : hit.range;
       if (!range) continue;
       this.ranges[measure][source].push(range);
-      if (measure === 'revenue' && hit.currency && !this.currency) this.currency = hit.currency;
+      if (hit.currency) this.currency[measure] ??= hit.currency;
       found = true;
     }
     return found;
+  }
+
+  /** A labelled size: "Segment: SMB + mid-market", "Company size: mid-market to enterprise", "Size: not enterprise". */
+  private readSizeWords(value: string): boolean {
+    const tokens = prepareTaxonomyText(value);
+    const consumed = falseArray(tokens.length);
+    let found = false;
+    for (const segment of findExclusionSegments(tokens, consumed)) {
+      const excluded = scanSizes(segment, falseArray(segment.length), industryLength);
+      this.sizeWords.excluded.push(...excluded);
+      found = found || excluded.length > 0;
+    }
+    const hits = scanSizes(tokens, consumed, industryLength);
+    this.sizeWords.labelled.push(...hits);
+    return found || hits.length > 0;
+  }
+
+  private addStages(hits: readonly StageHit[]): void {
+    for (const hit of hits) {
+      pushUnique(this.stages, ...hit.stages);
+      pushUnique(this.stageNames, hit.label);
+      if (hit.term) this.stagesAssumed = true;
+    }
   }
 
   private readPlaces(
@@ -765,6 +826,7 @@ class CriteriaBuilder {
     const x = this.excluded;
     const before = JSON.stringify(x);
     const consumed = falseArray(tokens.length);
+    let sized: SizeHit[] = [];
     const label = (start: number, end: number) => pushUnique(x.labels, textOf(tokens.slice(start, end)));
     if (this.subject === 'persona') {
       for (const pattern of prosePatterns(tokens, consumed, (p) => !isFunctionOnly(p))) {
@@ -781,6 +843,9 @@ class CriteriaBuilder {
         pushUnique(x.stages, ...hit.stages);
         label(hit.start, hit.end);
       }
+      // An excluded size narrows the size criterion rather than joining the exclusion.
+      sized = scanSizes(tokens, consumed, industryLength);
+      this.sizeWords.excluded.push(...sized);
       // Industries before places, so "VC" is venture capital here, not Saint Vincent.
       for (const hit of INDUSTRY_INDEX.scan(tokens, { consumed })) {
         pushUnique(x.concepts, hit.value);
@@ -806,7 +871,7 @@ class CriteriaBuilder {
         pushUnique(x.labels, keyword.text);
       }
     }
-    return JSON.stringify(x) !== before;
+    return JSON.stringify(x) !== before || sized.length > 0;
   }
 
   prose(parts: readonly string[]): void {
@@ -820,7 +885,7 @@ class CriteriaBuilder {
       const range = hit.negated ? invert(hit.range) : hit.range;
       if (range) {
         this.ranges[hit.measure].prose.push(range);
-        if (hit.measure === 'revenue' && hit.currency && !this.currency) this.currency = hit.currency;
+        if (hit.currency) this.currency[hit.measure] ??= hit.currency;
       }
       blanked = blanked.slice(0, hit.start) + ' '.repeat(hit.end - hit.start) + blanked.slice(hit.end);
     }
@@ -828,7 +893,8 @@ class CriteriaBuilder {
     const consumed = falseArray(tokens.length);
     for (const segment of findExclusionSegments(tokens, consumed)) this.readExclusion(segment, true);
     pushUnique(this.types, ...PROSE_TYPES.scan(tokens, { consumed }).map((h) => h.value));
-    pushUnique(this.stages, ...scanStages(tokens, consumed, true).flatMap((h) => h.stages));
+    this.addStages(scanStages(tokens, consumed, true));
+    this.sizeWords.prose.push(...scanSizes(tokens, consumed, industryLength));
     this.readPlaces(tokens, consumed, true);
     pushUnique(this.concepts, ...INDUSTRY_INDEX.scan(tokens, { consumed }).map((h) => h.value));
   }
@@ -841,14 +907,50 @@ class CriteriaBuilder {
     this.patterns.push(...prosePatterns(tokens, consumed));
   }
 
+  /**
+   * The range of one measure: labelled numbers, else labelled size words, else numbers in prose,
+   * else size words in prose; then less any excluded size ("not enterprise").
+   */
+  private sized(measure: Measure): { ranges: NumberRange[]; assumed?: string } | null {
+    const step = measure === 'employees' ? 1 : 0;
+    const numbers = this.ranges[measure];
+    const words = (source: 'labelled' | 'prose' | 'excluded') => this.sizeWords[source].filter((h) => h.measure === measure);
+    let ranges: NumberRange[] = [];
+    let named: SizeHit[] = [];
+    if (numbers.labelled.length > 0) ranges = numbers.labelled;
+    else if (words('labelled').length > 0) named = words('labelled');
+    else if (numbers.prose.length > 0) ranges = numbers.prose;
+    else named = words('prose');
+    if (named.length > 0)
+      ranges = mergeRanges(
+        named.map((h) => h.range),
+        step,
+      );
+    const excluded = words('excluded');
+    if (excluded.length > 0) {
+      // Alone, an exclusion leaves everything else: any amount, or any head count from 1.
+      let rest = ranges.length > 0 ? ranges : [{ min: step > 0 ? 1 : null, max: null, minExclusive: false, maxExclusive: false }];
+      for (const x of excluded) rest = rest.flatMap((r) => subtractRange(r, x.range, step));
+      ranges = mergeRanges(rest, step);
+    }
+    if (ranges.length === 0) return null;
+    const assumed = [
+      joinList(unique(named.map((h) => h.label)), 'or'),
+      excluded.length > 0 ? `not ${joinList(unique(excluded.map((h) => h.label)), 'or')}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    return assumed ? { ranges, assumed } : { ranges };
+  }
+
   build(): Criterion[] {
     const out: Criterion[] = [];
     if (this.concepts.length > 0 || this.keywords.length > 0)
       out.push({ kind: 'industry', concepts: this.concepts, keywords: this.keywords });
-    const employees = this.ranges.employees.labelled.length > 0 ? this.ranges.employees.labelled : this.ranges.employees.prose;
-    if (employees.length > 0) out.push({ kind: 'employees', ranges: employees });
-    const revenue = this.ranges.revenue.labelled.length > 0 ? this.ranges.revenue.labelled : this.ranges.revenue.prose;
-    if (revenue.length > 0) out.push({ kind: 'revenue', ranges: revenue, currency: this.currency ?? '$' });
+    const employees = this.sized('employees');
+    if (employees) out.push({ kind: 'employees', ...employees });
+    const revenue = this.sized('revenue');
+    if (revenue) out.push({ kind: 'revenue', ...revenue, currency: this.currency.revenue ?? '$' });
     if (this.countries.length > 0) {
       out.push({
         kind: 'country',
@@ -857,7 +959,15 @@ class CriteriaBuilder {
         of: this.subject === 'icp' ? 'company' : 'contact',
       });
     }
-    if (this.stages.length > 0) out.push({ kind: 'funding', stages: this.stages });
+    if (this.stages.length > 0) {
+      out.push(
+        this.stagesAssumed
+          ? { kind: 'funding', stages: this.stages, assumed: joinList(this.stageNames, 'or') }
+          : { kind: 'funding', stages: this.stages },
+      );
+    }
+    const raised = this.sized('funding');
+    if (raised) out.push({ kind: 'total_funding', ...raised, currency: this.currency.funding ?? '$' });
     if (this.types.length > 0) out.push({ kind: 'company_type', types: this.types });
     if (this.patterns.length > 0) out.push({ kind: 'title', patterns: dedupePatterns(this.patterns) });
     if (this.functions.length > 0 || this.functionKeywords.length > 0)
@@ -879,6 +989,12 @@ class CriteriaBuilder {
     }
     return out;
   }
+}
+
+/** The length of the industry phrase starting at `i`, 0 for none. */
+function industryLength(tokens: readonly Token[], i: number): number {
+  const hit = INDUSTRY_INDEX.longestAt(tokens, i);
+  return hit ? hit.end - hit.start : 0;
 }
 
 /** Titles that match the same way are one alternative, shown under all their names ("Founder/Owner"). */

@@ -148,7 +148,7 @@ function title(profile: KbProfile): string {
 
 function passedPhrase(c: Check): string {
   if (c.kind === 'exclusion') return `no exclusion applying (${c.expected})`;
-  return `${c.label} ${c.actual}`;
+  return c.assumed ? `${c.label} ${c.actual} (${c.assumed})` : `${c.label} ${c.actual}`;
 }
 
 function failedPhrase(c: Check): string {

@@ -282,7 +282,8 @@ const REGIONS: Array<[string[], string]> = [
   [['Central Europe'], 'DE AT CH PL CZ SK HU SI LI'],
   [['Eastern Europe'], `${CEE} BY RU`],
   [['CEE', 'Central and Eastern Europe', 'Central Eastern Europe'], CEE],
-  [['North America', 'North American', 'Northern America', 'NA region', 'NAMER', 'NORAM'], 'US CA MX'],
+  // Mexico only when a description names it: most readers mean the US and Canada.
+  [['North America', 'North American', 'Northern America', 'NA region', 'NAMER', 'NORAM'], 'US CA'],
   [['LATAM', 'Latin America', 'Latin American', 'LAC'], LATAM],
   [['South America', 'South American'], SOUTH_AMERICA],
   [['Central America'], CENTRAL_AMERICA],

@@ -1,4 +1,4 @@
-import { findRanges, formatCount, formatMoney, formatRange, inRange, invert, NumberRange } from './ranges';
+import { findRanges, formatCount, formatMoney, formatRange, inRange, invert, mergeRanges, NumberRange, subtractRange } from './ranges';
 
 const range = (min: number | null, max: number | null, minExclusive = false, maxExclusive = false): NumberRange => ({
   min,
@@ -55,7 +55,30 @@ describe('findRanges', () => {
 
   it('leaves numbers without a measure alone', () => {
     expect(findRanges('founded after 2015, top 100 lists, 10+ years').every((r) => r.measure === null)).toBe(true);
-    expect(findRanges('raised over $20M in funding')[0].measure).toBeNull();
+  });
+
+  it.each([
+    ['raised over $20M in funding', 'funding'],
+    ['have raised between $10M and $100M in total', 'funding'],
+    ['$5M+ in venture funding', 'funding'],
+    ['valued at over $1B', null],
+    ['raised a $20M Series B', null],
+    ['$5M seed rounds', null],
+  ])('reads money raised as total funding, and not a valuation or a round: "%s"', (text, measure) => {
+    expect(findRanges(text)[0].measure).toBe(measure);
+  });
+
+  it('reads unplaced money as the measure it is given', () => {
+    expect(findRanges('$10M-$50M', 'funding')[0].measure).toBe('funding');
+    expect(findRanges('$10M-$50M')[0].measure).toBe('revenue');
+    expect(findRanges('$10M-$50M ARR', 'funding')[0].measure).toBe('revenue');
+  });
+
+  it('does not read a size word or a company list as an amount', () => {
+    expect(findRanges('7-figure revenue')).toEqual([]);
+    expect(findRanges('8 figure ARR')).toEqual([]);
+    expect(findRanges('Fortune 500 companies, S&P 500 members, Global 2000')).toEqual([]);
+    expect(findRanges('500 employees')).toHaveLength(1);
   });
 
   it('does not read digits inside words', () => {
@@ -89,5 +112,26 @@ describe('inRange, invert and formatting', () => {
     expect(formatRange(range(50, 1000), formatCount)).toBe('50–1,000');
     expect(formatRange(range(500, null, true), formatCount)).toBe('more than 500');
     expect(formatRange(range(null, 200, false, true), formatCount)).toBe('less than 200');
+    expect(formatRange(range(1e6, 1e7, false, true), formatMoney)).toBe('$1M to under $10M');
+  });
+});
+
+describe('mergeRanges and subtractRange', () => {
+  it('merges ranges that overlap or, for whole counts, touch', () => {
+    expect(mergeRanges([range(1, 50), range(1, 99)], 1)).toEqual([range(1, 99)]);
+    expect(mergeRanges([range(100, 999), range(1, 99)], 1)).toEqual([range(1, 999)]);
+    expect(mergeRanges([range(100, 999), range(1000, null)], 1)).toEqual([range(100, null)]);
+    expect(mergeRanges([range(1, 50), range(100, 999)], 1)).toEqual([range(1, 50), range(100, 999)]);
+    expect(mergeRanges([range(1e6, 1e7, false, true), range(1e7, 1e8, false, true)])).toEqual([range(1e6, 1e8, false, true)]);
+    expect(mergeRanges([range(1e6, 1e7, false, true), range(1e7 + 1, 1e8)])).toHaveLength(2);
+  });
+
+  it('takes an excluded range out of a range', () => {
+    expect(subtractRange(range(null, null), range(1000, null), 1)).toEqual([range(null, 999)]);
+    expect(subtractRange(range(1, null), range(100, 999), 1)).toEqual([range(1, 99), range(1000, null)]);
+    expect(subtractRange(range(1000, null), range(1, 99), 1)).toEqual([range(1000, null)]);
+    expect(subtractRange(range(50, 5000), range(1000, null), 1)).toEqual([range(50, 999)]);
+    expect(subtractRange(range(100, 999), range(1, null), 1)).toEqual([]);
+    expect(subtractRange(range(0, 5e6), range(1e6, 1e7, false, true))).toEqual([range(0, 1e6, false, true)]);
   });
 });

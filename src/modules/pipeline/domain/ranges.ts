@@ -1,8 +1,8 @@
 /**
- * Employee and revenue ranges as people write them: "50-1000", "50 to 1,000", "100+", "over 500",
- * "fewer than 50", "between 10 and 50", "1k-5k", "$10M-$500M", "€5m to €50m", "10-50 million".
- * Amounts are compared as written: there is no currency conversion, so "€5m" is read as 5,000,000
- * of whatever currency the Buyer's `annual_revenue` is in.
+ * Employee, revenue and funding ranges as people write them: "50-1000", "50 to 1,000", "100+",
+ * "over 500", "fewer than 50", "between 10 and 50", "1k-5k", "$10M-$500M", "€5m to €50m",
+ * "10-50 million", "raised over $20M". Amounts are compared as written: there is no currency
+ * conversion, so "€5m" is read as 5,000,000 of whatever currency the Buyer's `annual_revenue` is in.
  */
 
 export interface NumberRange {
@@ -12,7 +12,8 @@ export interface NumberRange {
   maxExclusive: boolean;
 }
 
-export type Measure = 'employees' | 'revenue';
+/** `funding` is the total a company has raised (`company_info.total_funding`). */
+export type Measure = 'employees' | 'revenue' | 'funding';
 
 export interface FoundRange {
   start: number;
@@ -76,10 +77,17 @@ function parseNumber(written: string, hasUnit: boolean): number {
   return Number.isFinite(value) ? value : Number.NaN;
 }
 
+/** Numbers that are names, not amounts: "7-figure revenue" is a size word, "Fortune 500" a list of companies. */
+const NOT_AN_AMOUNT_AFTER = /^[\s-]*figures?\b/i;
+const NOT_AN_AMOUNT_BEFORE = /\b(?:fortune|global|ftse|s\s?&\s?p)\s*$/i;
+
 function findAmounts(text: string): Amount[] {
   const amounts: Amount[] = [];
   for (const m of text.matchAll(AMOUNT)) {
     const [, prefix, digits, wordUnit, letterUnit, suffix] = m;
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 12);
+    const before = text.slice(Math.max(0, m.index - 12), m.index);
+    if (NOT_AN_AMOUNT_AFTER.test(after) || NOT_AN_AMOUNT_BEFORE.test(before)) continue;
     const unit = (wordUnit ?? letterUnit)?.toLowerCase();
     const number = parseNumber(digits, unit !== undefined);
     if (!Number.isFinite(number)) continue;
@@ -122,7 +130,11 @@ const REVENUE_AFTER = /^\s*(?:\+\s*)?(?:[\p{L}-]+\s+){0,3}?(?:revenues?|arr|turn
 const EMPLOYEES_BEFORE =
   /\b(?:employees?|employee\s+count|staff|headcount|head\s+count|team\s+size|company\s+size|workforce|ftes?|size)\b[^.;\n]{0,30}$/i;
 const REVENUE_BEFORE = /\b(?:revenues?|arr|turnover|sales|income|mrr|gmv|bookings)\b[^.;\n]{0,30}$/i;
-const FUNDING_NEAR = /\b(?:rais(?:ed|ing|e)|funding|funded|round|valuation|valued|invest(?:ed|ment))\b/i;
+/** Money raised: the company's total funding. */
+const FUNDING_NEAR = /\b(?:rais(?:ed|ing|e)|funding|funded|invest(?:ed|ment))\b/i;
+/** Money that is neither revenue nor total funding: a round's size, a valuation. */
+const OTHER_MONEY_NEAR = /\b(?:rounds?|valuation|valued)\b/i;
+const ROUND_AFTER = /^\s*(?:series\s+[a-j]\b|(?:pre[\s-]?)?seed\b|rounds?\b)/i;
 const NEGATION = /\b(?:excluding|exclude|excludes|except|without|not|no|other\s+than)(?:\s+(?!and\b|or\b|but\b)[\p{L}-]+){0,4}\s*$/iu;
 
 function apply(amount: Amount, multiplier: number | null): number {
@@ -131,9 +143,10 @@ function apply(amount: Amount, multiplier: number | null): number {
 
 /**
  * Every range in `text`, with what the words around it say it measures. Bare numbers come back
- * as `{min: n, max: null}`: a lone "Employees: 500" is read as "at least 500".
+ * as `{min: n, max: null}`: a lone "Employees: 500" is read as "at least 500". Money the words
+ * do not place is `moneyMeasure`: revenue, or funding under a "Funding:" label.
  */
-export function findRanges(text: string): FoundRange[] {
+export function findRanges(text: string, moneyMeasure: Measure = 'revenue'): FoundRange[] {
   const amounts = findAmounts(text);
   const found: FoundRange[] = [];
   for (let i = 0; i < amounts.length; i++) {
@@ -188,18 +201,20 @@ export function findRanges(text: string): FoundRange[] {
       range,
       money,
       currency: parts.map((p) => p.currency).find((c) => c !== null) ?? null,
-      measure: measureOf(context, after, money),
+      measure: measureOf(context, after, money, moneyMeasure),
       negated: NEGATION.test(context),
     });
   }
   return found;
 }
 
-function measureOf(before: string, after: string, money: boolean): Measure | null {
+function measureOf(before: string, after: string, money: boolean, moneyMeasure: Measure): Measure | null {
   if (EMPLOYEES_AFTER.test(after)) return 'employees';
   if (REVENUE_AFTER.test(after)) return 'revenue';
-  if (FUNDING_NEAR.test(after.slice(0, 30)) || FUNDING_NEAR.test(before.slice(-30))) return null;
-  if (money) return 'revenue';
+  const near = (re: RegExp) => re.test(after.slice(0, 30)) || re.test(before.slice(-30));
+  if (near(OTHER_MONEY_NEAR) || ROUND_AFTER.test(after)) return null;
+  if (near(FUNDING_NEAR)) return money ? 'funding' : null;
+  if (money) return moneyMeasure;
   if (EMPLOYEES_BEFORE.test(before)) return 'employees';
   if (REVENUE_BEFORE.test(before)) return 'revenue';
   return null;
@@ -242,8 +257,75 @@ export function formatMoney(value: number, currency = '$'): string {
 
 export function formatRange(range: NumberRange, format: (value: number) => string): string {
   const { min, max } = range;
-  if (min !== null && max !== null) return min === max ? format(min) : `${format(min)}–${format(max)}`;
+  if (min !== null && max !== null) {
+    if (min === max) return format(min);
+    if (!range.minExclusive && !range.maxExclusive) return `${format(min)}–${format(max)}`;
+    return `${range.minExclusive ? 'more than ' : ''}${format(min)} to ${range.maxExclusive ? 'under ' : ''}${format(max)}`;
+  }
   if (min !== null) return `${range.minExclusive ? 'more than' : 'at least'} ${format(min)}`;
   if (max !== null) return `${range.maxExclusive ? 'less than' : 'at most'} ${format(max)}`;
   return 'any';
+}
+
+/**
+ * `ranges` as few ranges as say the same: overlapping ones, and ones that touch, become one.
+ * `step` 1 is for whole counts (employees), where 1–99 and 100–999 touch; 0 for amounts.
+ */
+export function mergeRanges(ranges: readonly NumberRange[], step = 0): NumberRange[] {
+  const sorted = ranges.map((r) => normalize(r, step)).sort((a, b) => (a.min ?? -Infinity) - (b.min ?? -Infinity));
+  const out: NumberRange[] = [];
+  for (const r of sorted) {
+    const last = out[out.length - 1];
+    if (last && touches(last, r, step)) {
+      if (last.max !== null && (r.max === null || r.max > last.max || (r.max === last.max && !r.maxExclusive))) {
+        last.max = r.max;
+        last.maxExclusive = r.maxExclusive;
+      }
+    } else {
+      out.push({ ...r });
+    }
+  }
+  return out;
+}
+
+/** What is left of `range` outside `excluded`: none, one or two ranges. */
+export function subtractRange(range: NumberRange, excluded: NumberRange, step = 0): NumberRange[] {
+  const pieces: NumberRange[] = [];
+  if (excluded.min !== null) {
+    // The part of `range` below `excluded`.
+    const cut = { value: excluded.min, exclusive: !excluded.minExclusive };
+    const keepOwn = range.max !== null && (range.max < cut.value || (range.max === cut.value && range.maxExclusive));
+    pieces.push(keepOwn ? { ...range } : { ...range, max: cut.value, maxExclusive: cut.exclusive });
+  }
+  if (excluded.max !== null) {
+    // The part of `range` above `excluded`.
+    const cut = { value: excluded.max, exclusive: !excluded.maxExclusive };
+    const keepOwn = range.min !== null && (range.min > cut.value || (range.min === cut.value && range.minExclusive));
+    pieces.push(keepOwn ? { ...range } : { ...range, min: cut.value, minExclusive: cut.exclusive });
+  }
+  return pieces.map((r) => normalize(r, step)).filter((r) => !isEmpty(r));
+}
+
+/** Whole counts have no exclusive bounds: "under 1,000" is "at most 999". */
+function normalize(range: NumberRange, step: number): NumberRange {
+  if (step === 0) return { ...range };
+  return {
+    min: range.min !== null && range.minExclusive ? range.min + step : range.min,
+    max: range.max !== null && range.maxExclusive ? range.max - step : range.max,
+    minExclusive: false,
+    maxExclusive: false,
+  };
+}
+
+function touches(a: NumberRange, b: NumberRange, step: number): boolean {
+  if (a.max === null || b.min === null) return true;
+  if (b.min < a.max) return true;
+  if (b.min === a.max) return !(a.maxExclusive && b.minExclusive);
+  return step > 0 && b.min - a.max <= step && !a.maxExclusive && !b.minExclusive;
+}
+
+function isEmpty(range: NumberRange): boolean {
+  if (range.min === null || range.max === null) return false;
+  if (range.min > range.max) return true;
+  return range.min === range.max && (range.minExclusive || range.maxExclusive);
 }

@@ -50,6 +50,13 @@ describe('industry taxonomy', () => {
     expect(conceptClosure('cybersecurity')).toEqual(['cybersecurity']);
   });
 
+  it('files dental practices with medical practices, under healthcare', () => {
+    expect(industryConcepts('dental practices')).toEqual(['medical_practice']);
+    expect(industryConcepts('Medical Practice')).toEqual(['medical_practice']);
+    expect(conceptClosure('healthcare')).toEqual(expect.arrayContaining(['healthcare', 'medical_practice']));
+    expect(conceptClosure('medical_practice')).toEqual(['medical_practice']);
+  });
+
   it('reads agencies and consultancies in company names', () => {
     expect(nameConcepts('Blue Fox Agency')).toEqual(['marketing']);
     expect(nameConcepts('Acme Consulting Group')).toEqual(['consulting']);

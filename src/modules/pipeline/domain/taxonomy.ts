@@ -182,8 +182,6 @@ export const INDUSTRIES: readonly IndustryConcept[] = [
       'medical devices',
       'medical device',
       'medical equipment manufacturing',
-      'medical practices',
-      'medical practice',
       'health tech',
       'healthtech',
       'digital health',
@@ -194,6 +192,13 @@ export const INDUSTRIES: readonly IndustryConcept[] = [
       'mental health care',
       'medical',
     ],
+    includes: ['medical_practice'],
+  },
+  {
+    // Providers file dentists and other practices under "Medical Practice", so "dental practices" is checked at that level.
+    id: 'medical_practice',
+    label: 'Medical practices',
+    terms: ['medical practices', 'medical practice', 'dental practices', 'dental practice', 'dentists', 'dentistry', 'dental clinics'],
   },
   {
     id: 'pharma',

@@ -280,7 +280,7 @@ function checkExclusions(x: Exclusions, company: CompanyFacts, contact: ContactF
     const keyword = keywordHit(x.keywords, company.industryStems);
     if (keyword) hits.push(`industry ${joinList(company.industries.filter((i) => containsPhrase(stemsOf(i), keyword.stems)))}`);
     const byName =
-      x.concepts.some((c) => company.nameConcepts.includes(c)) ||
+      x.concepts.some((c) => conceptClosure(c).some((k) => company.nameConcepts.includes(k))) ||
       keywordHit([...x.keywords, ...x.nameTerms], [company.nameStems]) !== undefined;
     if (companyName && byName) hits.push(`name ${quote(companyName)}`);
   }

@@ -372,7 +372,7 @@ describe('DefaultEvaluator: choosing among profiles', () => {
   const evaluator = new DefaultEvaluator();
   const fintech: KbProfile = { id: '1', name: 'Fintech', description: 'Fintech companies' };
   const germanFintech: KbProfile = { id: '2', name: 'German fintech', description: 'Fintech companies in Germany' };
-  const banking: KbProfile = { id: '3', name: 'Banking', description: 'Banks' };
+  const finance: KbProfile = { id: '3', name: 'Finance', description: 'Financial services' };
   const french: KbProfile = { id: '4', name: 'French fintech', description: 'Fintech companies in France' };
 
   it('picks the matching profile with the most passed criteria', () => {
@@ -381,8 +381,8 @@ describe('DefaultEvaluator: choosing among profiles', () => {
   });
 
   it('breaks ties by the order given', () => {
-    expectMatch(evaluator.evaluateCompany(company(GERMAN_FINTECH), [fintech, banking]), fintech);
-    expectMatch(evaluator.evaluateCompany(company(GERMAN_FINTECH), [banking, fintech]), banking);
+    expectMatch(evaluator.evaluateCompany(company(GERMAN_FINTECH), [fintech, finance]), fintech);
+    expectMatch(evaluator.evaluateCompany(company(GERMAN_FINTECH), [finance, fintech]), finance);
   });
 
   it('never picks a profile with a failed criterion, however much else passed', () => {

@@ -123,7 +123,8 @@ const EMPLOYEES_BEFORE =
   /\b(?:employees?|employee\s+count|staff|headcount|head\s+count|team\s+size|company\s+size|workforce|ftes?|size)\b[^.;\n]{0,30}$/i;
 const REVENUE_BEFORE = /\b(?:revenues?|arr|turnover|sales|income|mrr|gmv|bookings)\b[^.;\n]{0,30}$/i;
 const FUNDING_NEAR = /\b(?:rais(?:ed|ing|e)|funding|funded|round|valuation|valued|invest(?:ed|ment))\b/i;
-const NEGATION = /\b(?:excluding|exclude|excludes|except|without|not|no|other\s+than)(?:\s+(?!and\b|or\b|but\b)[\p{L}-]+){0,4}\s*$/iu;
+const NEGATION =
+  /\b(?:excluding|exclude|excludes|except|without|not|no|nothing|none|nobody|never|avoid|other\s+than)(?:\s+(?!and\b|or\b|but\b)[\p{L}-]+){0,4}\s*$/iu;
 
 function apply(amount: Amount, multiplier: number | null): number {
   return amount.number * (multiplier ?? 1);

@@ -66,8 +66,9 @@ function stripAccents(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}+/gu, '');
 }
 
-const TOKEN = /[\p{L}\p{N}]+|[.,;:!?()[\]{}|/\n+]/gu;
-const BOUNDARY_CHARS = new Set(['.', ',', ';', ':', '!', '?', '(', ')', '[', ']', '{', '}', '|', '/', '\n', '+']);
+// The em dash is a boundary too: nothing spans "makers only — no resellers".
+const TOKEN = /[\p{L}\p{N}]+|[.,;:!?()[\]{}|/\n+—]/gu;
+const BOUNDARY_CHARS = new Set(['.', ',', ';', ':', '!', '?', '(', ')', '[', ']', '{', '}', '|', '/', '\n', '+', '—']);
 
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];

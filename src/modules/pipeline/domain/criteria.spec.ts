@@ -197,6 +197,7 @@ describe('parseCriteria: negation in prose', () => {
     ['Stay away from crypto. Fintech.', { concepts: ['crypto'] }],
     ['No agencies or consultancies', { concepts: ['marketing', 'consulting'] }],
     ['SaaS vendors (no agencies) in Spain', { concepts: ['marketing'] }],
+    ['No government bodies, no state-owned agencies', { types: ['government'], concepts: [] }],
     ['NOT IT consultancies, not MSPs', { concepts: ['consulting', 'managed_services'] }],
     ['Size: nothing under 20 employees. Not K-12 schools.', { concepts: ['k12'] }],
   ])('%s', (text, expected) => {
@@ -245,6 +246,16 @@ describe('parseCriteria: negation in prose', () => {
     it('ends a list exclusion at the next trigger, so each is named on its own', () => {
       expect(exclusion('Product managers. Not engineering, not design.', 'persona').labels).toEqual(['engineering', 'design']);
     });
+
+    it('keeps the titles after a dash positive in a Persona', () => {
+      const criteria = parseCriteria('Everyone in sales except SDRs/BDRs — so AEs, sales managers, sales leadership.', 'persona');
+      expect(find(criteria, 'exclusion').titles.map((p) => p.text)).toEqual(['SDRs', 'BDRs']);
+      expect(find(criteria, 'title').patterns.map((p) => p.text)).toEqual([
+        expect.stringContaining('AEs'),
+        'sales managers',
+        'sales leadership',
+      ]);
+    });
   });
 
   describe('near misses', () => {
@@ -277,8 +288,25 @@ describe('parseCriteria: negation in prose', () => {
       expect(exclusion(text, 'persona').titles).toEqual([expect.objectContaining(pattern)]);
     });
 
-    it('reads function words', () => {
+    it('reads seniority and function words that are no title', () => {
+      expect(exclusion('Data analysts. Nobody in management.', 'persona').tiers).toEqual(['manager']);
       expect(exclusion('Engineering managers. No one in sales.', 'persona').functions).toEqual(['sales']);
+    });
+
+    it('reads unknown words under a label as titles', () => {
+      const x = exclusion('Function: Marketing\nSeniority: all levels except interns / working students', 'persona');
+      expect(x.titles.map((p) => p.tokens)).toEqual([['intern'], ['working', 'student']]);
+    });
+
+    it('treats company words in Persona prose as context, not as excluded functions', () => {
+      expect(kinds(parseCriteria('Marketing managers, no marketing agencies', 'persona'))).toEqual(['title']);
+      expect(exclusion('Product managers, not marketing', 'persona').functions).toEqual(['marketing']);
+    });
+
+    it('drops a comment in parentheses from an "Exclude:" list', () => {
+      const x = exclusion("HR people.\nExclude: recruiters (our product doesn't touch hiring)", 'persona');
+      expect(x.labels).toEqual(['recruiters']);
+      expect(x.functions).toEqual([]);
     });
   });
 });

@@ -842,6 +842,26 @@ function emptyExclusions(): Exclusions {
   };
 }
 
+/** A parenthetical that speaks of the writer or the reader, or gives a reason. */
+const ASIDE = /\(\s*(?:we|our|us|i|my|you|your|they|their|them|it|its|because|since|as)\b[^()]*\)/gi;
+/** Nouns that belong to a company type before them: "state-owned agencies", "government bodies". */
+const TYPE_NOUNS = new Set([
+  'agency',
+  'body',
+  'entity',
+  'organization',
+  'organisation',
+  'institution',
+  'company',
+  'firm',
+  'enterprise',
+  'business',
+  'corporation',
+  'authority',
+  'department',
+  'office',
+]);
+
 function pushUnique<T>(list: T[], ...items: T[]): void {
   for (const item of items) if (!list.includes(item)) list.push(item);
 }
@@ -873,7 +893,9 @@ class CriteriaBuilder {
 
   labelled(kind: LabelKind, value: string): void {
     if (this.subject === 'icp' && PERSON_KINDS.has(kind)) return;
-    if (!this.readLabelled(kind, value)) this.extraProse.push(value);
+    // "Exclude: recruiters (our product doesn't touch hiring)": the aside is a comment, not a list item.
+    const read = kind === 'exclusion' ? value.replace(ASIDE, ' ') : value;
+    if (!this.readLabelled(kind, read)) this.extraProse.push(read);
   }
 
   /** Whether the value gave anything for its label. */
@@ -1001,8 +1023,10 @@ class CriteriaBuilder {
     }
     if (this.subject === 'icp' || !prose) {
       for (const hit of (prose ? PROSE_TYPES : LIST_TYPES).scan(tokens, { consumed })) {
+        let end = hit.end;
+        while (end < tokens.length && !consumed[end] && TYPE_NOUNS.has(tokens[end].stem)) consumed[end++] = true;
         pushUnique(x.types, hit.value);
-        label(hit.start, hit.end);
+        label(hit.start, end);
       }
       for (const hit of scanStages(tokens, consumed, prose)) {
         pushUnique(x.stages, ...hit.stages);
@@ -1020,9 +1044,25 @@ class CriteriaBuilder {
       pushUnique(x.labels, ...places.labels.map((l) => `in ${l}`));
     }
     if (this.subject === 'persona') {
+      if (prose) {
+        // Company words in Persona prose are context: "not marketing agencies" keeps marketers; "not marketing" does not.
+        for (const hit of INDUSTRY_INDEX.scan(tokens, { consumed, mark: false })) {
+          if (canonicalTitleTokens(tokens.slice(hit.start, hit.end)).some((t) => !isTitleWord(t)))
+            for (let k = hit.start; k < hit.end; k++) consumed[k] = true;
+        }
+      }
       for (const pattern of prosePatterns(tokens, consumed, isFunctionOnly)) {
         pushUnique(x.functions, ...pattern.functions);
         pushUnique(x.labels, pattern.text);
+      }
+      // Seniority words that are no title: "nobody in management".
+      const at = new Map(tokens.map((t, k) => [t, k]));
+      for (const run of splitRuns(tokens, consumed, LIST_SEPARATORS)) {
+        const tiers = senioritiesOf(textOf(run));
+        if (tiers.length === 0) continue;
+        pushUnique(x.tiers, ...tiers);
+        pushUnique(x.labels, textOf(run));
+        for (const t of run) consumed[at.get(t) as number] = true;
       }
     }
     if (!prose) {
@@ -1031,6 +1071,9 @@ class CriteriaBuilder {
         if (!keyword) continue;
         pushKeyword(x.keywords, keyword);
         pushUnique(x.labels, keyword.text);
+        // In a Persona a word the taxonomy does not know may name people: "Exclude: working students".
+        const pattern = this.subject === 'persona' ? titlePattern(run, false, keyword.text) : null;
+        if (pattern && pattern.tokens.length > 0) x.titles.push(pattern);
       }
     }
     return JSON.stringify(x) !== before;

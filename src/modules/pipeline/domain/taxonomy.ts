@@ -793,6 +793,7 @@ rule(['account executive', 'ae'], ['accountexecutive']);
 rule(['executive assistant'], ['executiveassistant']);
 rule(['sales development representative', 'sales development rep', 'sdr'], ['sdr']);
 rule(['business development representative', 'business development rep', 'bdr'], ['bdr']);
+rule(['recruiting', 'recruitment'], ['recruiter']);
 rule(['financial', 'finance', 'fin'], ['finance']);
 rule(['human resources', 'human resource', 'hr', 'people operations', 'people ops'], ['hr']);
 rule(['information technology', 'it'], ['it']);

@@ -18,6 +18,7 @@ export interface Token {
 }
 
 const STEM_EXCEPTIONS: Record<string, string> = {
+  aes: 'ae',
   vps: 'vp',
   ics: 'ic',
   ais: 'ai',

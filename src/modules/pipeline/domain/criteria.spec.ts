@@ -289,7 +289,8 @@ describe('parseCriteria: negation in prose', () => {
     });
 
     it('reads seniority and function words that are no title', () => {
-      expect(exclusion('Data analysts. Nobody in management.', 'persona').tiers).toEqual(['manager']);
+      expect(exclusion('Data analysts. Nobody in management.', 'persona').tiers).toEqual(['c_level', 'vp', 'director', 'manager']);
+      expect(exclusion('Data analysts. No managers.', 'persona').titles).toEqual([expect.objectContaining({ tiers: ['manager'] })]);
       expect(exclusion('Engineering managers. No one in sales.', 'persona').functions).toEqual(['sales']);
     });
 

@@ -1055,13 +1055,14 @@ class CriteriaBuilder {
         pushUnique(x.functions, ...pattern.functions);
         pushUnique(x.labels, pattern.text);
       }
-      // Seniority words that are no title: "nobody in management".
+      // Seniority words that are no title: "nobody in management" (every rung that manages).
       const at = new Map(tokens.map((t, k) => [t, k]));
       for (const run of splitRuns(tokens, consumed, LIST_SEPARATORS)) {
-        const tiers = senioritiesOf(textOf(run));
+        const words = textOf(run);
+        const tiers = senioritiesOf(run.some((t) => t.word === 'management') ? `${words} and above` : words);
         if (tiers.length === 0) continue;
         pushUnique(x.tiers, ...tiers);
-        pushUnique(x.labels, textOf(run));
+        pushUnique(x.labels, words);
         for (const t of run) consumed[at.get(t) as number] = true;
       }
     }

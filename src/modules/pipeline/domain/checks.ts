@@ -304,7 +304,7 @@ function checkExclusions(x: Exclusions, company: CompanyFacts, contact: ContactF
     const keyword = keywordHit(x.keywords, company.industryStems);
     if (keyword) hits.push(`industry ${joinList(company.industries.filter((i) => containsPhrase(stemsOf(i), keyword.stems)))}`);
     const byName =
-      x.concepts.some((c) => company.nameConcepts.includes(c)) ||
+      x.concepts.some((c) => conceptClosure(c).some((k) => company.nameConcepts.includes(k))) ||
       keywordHit([...x.keywords, ...x.nameTerms], [company.nameStems]) !== undefined;
     if (companyName && byName) hits.push(`name ${quote(companyName)}`);
   }
@@ -334,6 +334,13 @@ function checkExclusions(x: Exclusions, company: CompanyFacts, contact: ContactF
       const outcomes = x.titles.map((p) => matchTitle(p, contact));
       if (outcomes.includes(true)) hits.push(`title ${quote(contact.title)}`);
       if (outcomes.some((o) => o !== null)) known = true;
+      // "no interns" also fails a contact whose stated seniority is "Intern", whatever the title says.
+      const literals = x.titles.filter((p) => p.codes.length + p.tiers.length + p.functions.length === 0 && p.tokens.length > 0);
+      const stated = literals.length > 0 && contact.seniorityRaw ? analyzeTitle(contact.seniorityRaw).tokens : [];
+      if (stated.length > 0) {
+        known = true;
+        if (literals.some((p) => p.tokens.every((t) => stated.includes(t)))) hits.push(`seniority ${contact.seniorityRaw}`);
+      }
     }
     const tier = contact.tier;
     if (x.tiers.length > 0 && tier) {

@@ -183,6 +183,138 @@ describe('parseCriteria: exclusions', () => {
   });
 });
 
+describe('parseCriteria: negation in prose', () => {
+  const exclusion = (text: string, subject: 'icp' | 'persona' = 'icp') => find(parseCriteria(text, subject), 'exclusion');
+
+  it.each([
+    ["We don't sell to the public sector. Software companies.", { types: ['government'] }],
+    ['We do not work with agencies', { concepts: ['marketing'] }],
+    ['Industries: anything but gambling', { concepts: ['gambling'] }],
+    ['Everything but government, 100+ employees', { types: ['government'] }],
+    ['Excluding firms headquartered in France or Italy.', { countries: ['FR', 'IT'] }],
+    ['SaaS companies excluding those based in the US', { countries: ['US'] }],
+    ['Hardware makers only — no resellers', { concepts: ['reseller'] }],
+    ['Any industry except nonprofits', { types: ['nonprofit'] }],
+    ['SaaS companies other than banks', { concepts: ['banking'] }],
+    ['Avoid crypto and gambling. Fintech in the UK.', { concepts: ['crypto', 'gambling'] }],
+    ['Stay away from crypto. Fintech.', { concepts: ['crypto'] }],
+    ['No agencies or consultancies', { concepts: ['marketing', 'consulting'] }],
+    ['SaaS vendors (no agencies) in Spain', { concepts: ['marketing'] }],
+    ['No government bodies, no state-owned agencies', { types: ['government'], concepts: [] }],
+    ['NOT IT consultancies, not MSPs', { concepts: ['consulting', 'managed_services'] }],
+    ['Size: nothing under 20 employees. Not K-12 schools.', { concepts: ['k12'] }],
+  ])('%s', (text, expected) => {
+    expect(exclusion(text)).toMatchObject(expected);
+  });
+
+  it.each([
+    ['Agencies need not apply. We want SaaS in Germany.', ['marketing']],
+    ['Gambling is off limits, fintech in Germany is great', ['gambling']],
+    ['Banks and asset managers are not a fit.', ['banking', 'asset_management']],
+    ['Banks, brokerages and asset managers are not a fit; insurers only', ['banking', 'fintech', 'asset_management']],
+    ['Crypto is a no-go. Fintech.', ['crypto']],
+    ['We sell to SaaS, and agencies are not a fit', ['marketing']],
+  ])('reads a negation written after what it excludes: %s', (text, concepts) => {
+    expect(exclusion(text).concepts).toEqual(concepts);
+  });
+
+  it('reads "X is off limits" without making X a requirement', () => {
+    const criteria = parseCriteria('Software vendors in Europe. Public sector is off limits for us — no government bodies.', 'icp');
+    expect(kinds(criteria)).not.toContain('company_type');
+    expect(find(criteria, 'exclusion').types).toEqual(['government']);
+  });
+
+  it('keeps a negation that qualifies its subject from becoming a requirement', () => {
+    const criteria = parseCriteria('Agencies based in London are not a fit. Fintech.', 'icp');
+    expect(kinds(criteria)).toEqual(['industry', 'exclusion']);
+    expect(find(criteria, 'exclusion').concepts).toEqual(['marketing']);
+  });
+
+  describe('scope: what follows the negated phrase stays positive', () => {
+    it.each<[string, string[], string[]]>([
+      ['Not agencies but software vendors in Germany', ['software'], ['DE']],
+      ['No agencies, only software vendors in Germany', ['software'], ['DE']],
+      ['No agencies or consultancies, software in France', ['software'], ['FR']],
+      ['Fintech — no banks — in the UK', ['fintech'], ['GB']],
+      ['No agencies; fintech in the UK', ['fintech'], ['GB']],
+      ['Excluding firms headquartered in France or Italy, logistics companies in Spain', ['logistics'], ['ES']],
+      ['Hardware makers only — no resellers. Anywhere in Canada.', ['hardware'], ['CA']],
+    ])('%s', (text, concepts, countries) => {
+      const criteria = parseCriteria(text, 'icp');
+      expect(find(criteria, 'industry').concepts).toEqual(concepts);
+      expect(find(criteria, 'country').countries).toEqual(countries);
+      expect(find(criteria, 'exclusion').concepts).not.toEqual(expect.arrayContaining(concepts));
+    });
+
+    it('ends a list exclusion at the next trigger, so each is named on its own', () => {
+      expect(exclusion('Product managers. Not engineering, not design.', 'persona').labels).toEqual(['engineering', 'design']);
+    });
+
+    it('keeps the titles after a dash positive in a Persona', () => {
+      const criteria = parseCriteria('Everyone in sales except SDRs/BDRs — so AEs, sales managers, sales leadership.', 'persona');
+      expect(find(criteria, 'exclusion').titles.map((p) => p.text)).toEqual(['SDRs', 'BDRs']);
+      expect(find(criteria, 'title').patterns.map((p) => p.text)).toEqual([
+        expect.stringContaining('AEs'),
+        'sales managers',
+        'sales leadership',
+      ]);
+    });
+  });
+
+  describe('near misses', () => {
+    it.each<[string, string[]]>([
+      ['Nothing but SaaS', ['industry']],
+      ['not only fintech but also insurance', ['industry']],
+      ["We don't mind agencies. SaaS.", ['industry']],
+      ["Doesn't matter if fintech", ['industry']],
+      ['Nonprofits are not excluded. Healthcare.', ['industry']],
+      ['no more than 300 employees', ['employees']],
+    ])('%s has no exclusion', (text, expected) => {
+      expect(kinds(parseCriteria(text, 'icp'))).toEqual(expected);
+    });
+
+    it('reads "nothing under 20 employees" as at least 20', () => {
+      expect(find(parseCriteria('Size: nothing under 20 employees', 'icp'), 'employees').ranges).toEqual([
+        { min: 20, max: null, minExclusive: false, maxExclusive: false },
+      ]);
+    });
+  });
+
+  describe('Personas', () => {
+    it.each<[string, Partial<Record<'codes' | 'tiers' | 'tokens', string[]>>]>([
+      ['Finance execs. Never the CEO, they do not reply.', { codes: ['ceo'] }],
+      ['Marketing people, no interns', { tokens: ['intern'] }],
+      ['Sales leaders, not C-level', { tiers: ['c_level'] }],
+      ['Engineers — interns need not apply', { tokens: ['intern'] }],
+      ['HR leaders. Recruiters are out of scope.', { tokens: ['recruiter'] }],
+    ])('%s', (text, pattern) => {
+      expect(exclusion(text, 'persona').titles).toEqual([expect.objectContaining(pattern)]);
+    });
+
+    it('reads seniority and function words that are no title', () => {
+      expect(exclusion('Data analysts. Nobody in management.', 'persona').tiers).toEqual(['c_level', 'vp', 'director', 'manager']);
+      expect(exclusion('Data analysts. No managers.', 'persona').titles).toEqual([expect.objectContaining({ tiers: ['manager'] })]);
+      expect(exclusion('Engineering managers. No one in sales.', 'persona').functions).toEqual(['sales']);
+    });
+
+    it('reads unknown words under a label as titles', () => {
+      const x = exclusion('Function: Marketing\nSeniority: all levels except interns / working students', 'persona');
+      expect(x.titles.map((p) => p.tokens)).toEqual([['intern'], ['working', 'student']]);
+    });
+
+    it('treats company words in Persona prose as context, not as excluded functions', () => {
+      expect(kinds(parseCriteria('Marketing managers, no marketing agencies', 'persona'))).toEqual(['title']);
+      expect(exclusion('Product managers, not marketing', 'persona').functions).toEqual(['marketing']);
+    });
+
+    it('drops a comment in parentheses from an "Exclude:" list', () => {
+      const x = exclusion("HR people.\nExclude: recruiters (our product doesn't touch hiring)", 'persona');
+      expect(x.labels).toEqual(['recruiters']);
+      expect(x.functions).toEqual([]);
+    });
+  });
+});
+
 describe('parseCriteria: Personas', () => {
   it('reads "VP Sales and Marketing" as two VP titles', () => {
     const patterns = find(parseCriteria('VP Sales and Marketing', 'persona'), 'title').patterns;

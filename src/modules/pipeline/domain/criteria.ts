@@ -222,6 +222,13 @@ const LABELS: Record<LabelKind, string[]> = {
     'disqualifiers',
     'out of scope',
     'exclude industries',
+    'excluded',
+    'not a fit',
+    'no go',
+    'no gos',
+    'off limits',
+    'not targeting',
+    'do not sell to',
   ],
   title: ['titles', 'title', 'job titles', 'job title', 'roles', 'role', 'positions', 'position', 'target titles', 'target roles'],
   function: ['functions', 'function', 'departments', 'department', 'job function', 'job functions', 'teams', 'team'],
@@ -296,6 +303,9 @@ function prepare(description: string): string {
       .replace(/\bnon[\s-]+governmental\b/gi, 'nongovernmental')
       // "non-EU vendors": the negation covers "EU" only, so it ends right after it.
       .replace(/\b[Nn]on-(\p{Lu}[\p{L}]*)/gu, 'not $1;')
+      // "don't", "isn't", "needn't", "cannot": one spelling of "not" for the exclusion reader.
+      .replace(/(\p{L})n['’]t(?!\p{L})/gu, '$1 not')
+      .replace(/\bcannot\b/gi, 'can not')
       .replace(/(?<!\p{L})\p{L}+-(?:led|driven|first|savvy|heavy|minded)\b/giu, ' ')
       .replace(/\bseries\s+([a-j])\s*[-‐‑‒–—]\s*(?:series\s+)?([a-j])\b/gi, 'Series $1 to $2')
       .replace(STAGE_DASH, '$1 to $2')
@@ -355,13 +365,37 @@ const LIST_FILLERS = new Set([
   'kind',
 ]);
 
-const EXCLUSION_TRIGGERS = new Set(['not', 'no', 'excluding', 'exclude', 'excludes', 'except', 'without', 'avoid', 'never', 'excl']);
+const EXCLUSION_TRIGGERS = new Set([
+  'not',
+  'no',
+  'excluding',
+  'exclude',
+  'excludes',
+  'except',
+  'without',
+  'avoid',
+  'never',
+  'excl',
+  'nobody',
+  'none',
+  'nothing',
+]);
+/** Triggers that "but" turns positive: "nothing but SaaS" asks for SaaS. */
+const NEGATED_PRONOUNS = new Set(['nobody', 'none', 'nothing']);
 const EXCLUSION_BIGRAMS = [
   ['other', 'than'],
   ['but', 'not'],
   ['apart', 'from'],
   ['aside', 'from'],
   ['rather', 'than'],
+  ['no', 'one'],
+  ['anything', 'but'],
+  ['everything', 'but'],
+  ['anyone', 'but'],
+  ['everyone', 'but'],
+  ['anybody', 'but'],
+  ['everybody', 'but'],
+  ['away', 'from'],
 ];
 /** After "not"/"no", these make it something other than an exclusion ("not only", "no more than"). */
 const NEGATION_GUARDS = new Set([
@@ -401,6 +435,8 @@ const NEGATION_GUARDS = new Set([
   'essential',
   'particular',
   'specific',
+  'mind',
+  'care',
 ]);
 const SEGMENT_STOPS = new Set([
   'with',
@@ -434,9 +470,66 @@ const SEGMENT_STOPS = new Set([
   'if',
   'unless',
   'when',
+  // A positive clause after the exclusion: "no agencies, only brands", "not SDRs, so AEs and managers".
+  'only',
+  'just',
+  'so',
+  'instead',
+  'ideally',
+  'preferably',
+  'though',
+  'although',
+  'whereas',
+  'however',
 ]);
 const LOCATION_LEADS = new Set(['in', 'based', 'headquartered', 'located', 'from', 'the']);
+/** A verb between the negation and what it excludes: "we don't work with agencies", "don't sell to the public sector". */
+const VERB_LEADS = new Set([
+  'sell',
+  'selling',
+  'work',
+  'working',
+  'deal',
+  'partner',
+  'serve',
+  'serving',
+  'target',
+  'targeting',
+  'want',
+  'pitch',
+  'approach',
+  'contact',
+  'with',
+  'to',
+  'into',
+  'for',
+]);
+/** Words that name no one in particular: "excluding firms headquartered in France" excludes France. */
+const GENERIC_SUBJECTS = new Set([
+  'firm',
+  'company',
+  'co',
+  'business',
+  'organization',
+  'organisation',
+  'entity',
+  'account',
+  'customer',
+  'client',
+  'prospect',
+  'one',
+  'those',
+  'any',
+  'anyone',
+  'anything',
+  'all',
+  'the',
+  'a',
+  'an',
+]);
 const HARD_BOUNDARIES = new Set(['.', ';', ':', '!', '?', '(', ')', '[', ']', '{', '}', '|', '\n']);
+/** Where an exclusion's scope ends besides a hard boundary: "except SDRs — so AEs and managers". */
+const isScopeEnd = (t: Token) => t.boundary && (HARD_BOUNDARIES.has(t.word) || t.word === '—');
 
 function falseArray(length: number): boolean[] {
   return new Array<boolean>(length).fill(false);
@@ -449,33 +542,167 @@ function textOf(tokens: readonly Token[]): string {
     .join(' ');
 }
 
-/** Exclusion segments: the trigger and what follows it up to the end of the clause. */
+/** Where the excluded words start when an exclusion is triggered at `i`, else -1. */
+function triggerAt(tokens: readonly Token[], i: number): number {
+  const word = tokens[i]?.word;
+  if (word === undefined || tokens[i].boundary) return -1;
+  const bigram = EXCLUSION_BIGRAMS.find(([a, b]) => word === a && tokens[i + 1]?.word === b);
+  if (bigram) return i + 2;
+  if (!EXCLUSION_TRIGGERS.has(word)) return -1;
+  const next = tokens[i + 1];
+  if (!next || next.boundary) return -1;
+  if ((word === 'not' || word === 'no' || word === 'never' || NEGATED_PRONOUNS.has(word)) && NEGATION_GUARDS.has(next.word)) return -1;
+  if (NEGATED_PRONOUNS.has(word) && (next.word === 'but' || next.word === 'else')) return -1;
+  return i + 1;
+}
+
+/**
+ * Exclusion segments: the trigger and what follows it up to the end of the clause (a hard
+ * boundary, a dash, a word that starts a positive or qualifying clause, or a comma before the
+ * next trigger: "no agencies, no consultancies" is two exclusions).
+ */
 function findExclusionSegments(tokens: readonly Token[], consumed: boolean[]): Token[][] {
-  const segments: Token[][] = [];
+  const segments = findPostfixExclusions(tokens, consumed);
   for (let i = 0; i < tokens.length; i++) {
     if (consumed[i] || tokens[i].boundary) continue;
-    let start = -1;
-    const word = tokens[i].word;
-    if (EXCLUSION_TRIGGERS.has(word)) {
-      const next = tokens[i + 1];
-      if (!next || next.boundary || ((word === 'not' || word === 'no' || word === 'never') && NEGATION_GUARDS.has(next.word))) continue;
-      start = i + 1;
-    } else {
-      const bigram = EXCLUSION_BIGRAMS.find(([a, b]) => word === a && tokens[i + 1]?.word === b);
-      if (bigram) start = i + 2;
-    }
+    const start = triggerAt(tokens, i);
     if (start < 0) continue;
     let end = start;
-    while (end < tokens.length && LOCATION_LEADS.has(tokens[end].word) && end - start < 3) end++;
+    const lead = (t: Token) => LOCATION_LEADS.has(t.word) || VERB_LEADS.has(t.word);
+    while (end < tokens.length && lead(tokens[end]) && end - start < 3) end++;
+    // Whether every word so far names no one in particular, so that a place may follow.
+    let generic = true;
+    // A list is closed by its "and"/"or": "no agencies or consultancies, software in France".
+    let closed = false;
     while (end < tokens.length) {
       const t = tokens[end];
-      if (consumed[end] || (t.boundary && HARD_BOUNDARIES.has(t.word)) || (!t.boundary && SEGMENT_STOPS.has(t.word))) break;
+      if (consumed[end] || isScopeEnd(t)) break;
+      if (t.word === ',' && (closed || triggerAt(tokens, end + 1) >= 0)) break;
+      if (!t.boundary && SEGMENT_STOPS.has(t.word) && !(generic && LOCATION_LEADS.has(t.word))) break;
+      generic &&= t.boundary || GENERIC_SUBJECTS.has(t.stem) || LOCATION_LEADS.has(t.word);
+      closed ||= t.word === 'and' || t.word === 'or';
       end++;
     }
     if (end === start) continue;
     for (let k = i; k < end; k++) consumed[k] = true;
-    segments.push(tokens.slice(start, end));
+    // "no one in sales" excludes sales: the leading "in" is no part of what is excluded.
+    let from = start;
+    while (from < end - 1 && lead(tokens[from])) from++;
+    segments.push(tokens.slice(from, end));
     i = end - 1;
+  }
+  return segments;
+}
+
+/** Said after what they exclude: "agencies need not apply", "the public sector is off limits". */
+const POSTFIX_NEGATIONS: string[][] = [
+  'need not apply',
+  'needs not apply',
+  'should not apply',
+  'off limits',
+  'off limit',
+  'out of scope',
+  'out of bounds',
+  'not in scope',
+  'excluded',
+  'disqualified',
+  'ineligible',
+  'not eligible',
+  'a no go',
+  'no go',
+  'not a fit',
+  'not a good fit',
+  'not a great fit',
+  'not the right fit',
+  'not an ideal fit',
+  'not our fit',
+  'not a target',
+  'not our target',
+  'not targets',
+  'not our icp',
+  'not our market',
+  'not our focus',
+  'not a focus',
+  'not a priority',
+  'not relevant',
+  'not welcome',
+  'not wanted',
+  'not for us',
+  'not allowed',
+  'do not qualify',
+  'does not qualify',
+  'do not fit',
+  'does not fit',
+]
+  .map((p) => p.split(' '))
+  .sort((a, b) => b.length - a.length);
+const COPULAS = new Set(['is', 'are', 're', 'be', 'was', 'were', 'remain', 'remains', 'stay', 'stays']);
+const POSTFIX_ADVERBS = new Set([
+  'also',
+  'generally',
+  'usually',
+  'currently',
+  'always',
+  'simply',
+  'absolutely',
+  'strictly',
+  'definitely',
+  'all',
+]);
+/** Words that open a new clause, so a postfix negation's subject starts after them. */
+const CLAUSE_LEADS = new Set(['but', 'while', 'whereas', 'although', 'though', 'however', 'only', 'so', 'and', 'or']);
+
+/**
+ * Postfix exclusions. The subject is the phrase before the marker, back to the start of its
+ * clause; a comma ends it unless the subject is a list ("banks, brokers and asset managers are
+ * not a fit"). When the subject carries a qualifier ("agencies based in London", "companies
+ * that sell to banks") only the words before the qualifier are excluded, but the whole clause is
+ * consumed: a negated word never becomes a required one. A comma after the qualifier starts the
+ * subject afresh ("we sell to SaaS, and agencies are not a fit").
+ */
+function findPostfixExclusions(tokens: readonly Token[], consumed: boolean[]): Token[][] {
+  const segments: Token[][] = [];
+  const free = (k: number) => k >= 0 && k < tokens.length && !consumed[k] && !tokens[k].boundary;
+  for (let m = 0; m < tokens.length; m++) {
+    if (!free(m)) continue;
+    const marker = POSTFIX_NEGATIONS.find((words) => words.every((w, k) => free(m + k) && tokens[m + k].word === w));
+    if (!marker) continue;
+    let subjectEnd = m;
+    while (free(subjectEnd - 1) && (COPULAS.has(tokens[subjectEnd - 1].word) || POSTFIX_ADVERBS.has(tokens[subjectEnd - 1].word)))
+      subjectEnd--;
+    // "Nonprofits are not excluded": allowed, neither excluded nor required.
+    const allowed = tokens[subjectEnd - 1]?.word === 'not' || tokens[subjectEnd - 1]?.word === 'never';
+    if (allowed) subjectEnd--;
+    let start = subjectEnd;
+    let list = false;
+    while (start > 0) {
+      const t = tokens[start - 1];
+      if (consumed[start - 1] || isScopeEnd(t)) break;
+      if (t.word === ',' && !list) break;
+      if (!t.boundary && CLAUSE_LEADS.has(t.word)) {
+        if (t.word !== 'and' && t.word !== 'or') break;
+        list = true;
+      }
+      start--;
+    }
+    let subject = tokens.slice(start, subjectEnd);
+    // "No go-to-market teams" has no subject before "no go": it is read as a prefix negation.
+    if (!subject.some((t) => !t.boundary)) continue;
+    const qualifier = subject.findIndex((t) => !t.boundary && SEGMENT_STOPS.has(t.word));
+    if (qualifier >= 0) {
+      // "We sell to SaaS, and agencies are not a fit": after a comma past the qualifier, the subject starts afresh.
+      const comma = subject.map((t) => t.word).lastIndexOf(',');
+      if (comma > qualifier) {
+        start += comma + 1;
+        subject = subject.slice(comma + 1);
+      } else {
+        subject = subject.slice(0, qualifier);
+      }
+    }
+    const end = m + marker.length;
+    for (let k = start; k < end; k++) consumed[k] = true;
+    if (!allowed && subject.some((t) => !t.boundary)) segments.push(subject);
+    m = end - 1;
   }
   return segments;
 }
@@ -645,6 +872,26 @@ function emptyExclusions(): Exclusions {
   };
 }
 
+/** A parenthetical that speaks of the writer or the reader, or gives a reason. */
+const ASIDE = /\(\s*(?:we|our|us|i|my|you|your|they|their|them|it|its|because|since|as)\b[^()]*\)/gi;
+/** Nouns that belong to a company type before them: "state-owned agencies", "government bodies". */
+const TYPE_NOUNS = new Set([
+  'agency',
+  'body',
+  'entity',
+  'organization',
+  'organisation',
+  'institution',
+  'company',
+  'firm',
+  'enterprise',
+  'business',
+  'corporation',
+  'authority',
+  'department',
+  'office',
+]);
+
 function pushUnique<T>(list: T[], ...items: T[]): void {
   for (const item of items) if (!list.includes(item)) list.push(item);
 }
@@ -682,7 +929,9 @@ class CriteriaBuilder {
 
   labelled(kind: LabelKind, value: string): void {
     if (this.subject === 'icp' && PERSON_KINDS.has(kind)) return;
-    if (!this.readLabelled(kind, value)) this.extraProse.push(value);
+    // "Exclude: recruiters (our product doesn't touch hiring)": the aside is a comment, not a list item.
+    const read = kind === 'exclusion' ? value.replace(ASIDE, ' ') : value;
+    if (!this.readLabelled(kind, read)) this.extraProse.push(read);
   }
 
   /** Whether the value gave anything for its label. */
@@ -836,8 +1085,10 @@ class CriteriaBuilder {
     }
     if (this.subject === 'icp' || !prose) {
       for (const hit of (prose ? PROSE_TYPES : LIST_TYPES).scan(tokens, { consumed })) {
+        let end = hit.end;
+        while (end < tokens.length && !consumed[end] && TYPE_NOUNS.has(tokens[end].stem)) consumed[end++] = true;
         pushUnique(x.types, hit.value);
-        label(hit.start, hit.end);
+        label(hit.start, end);
       }
       for (const hit of scanStages(tokens, consumed, prose)) {
         pushUnique(x.stages, ...hit.stages);
@@ -858,9 +1109,26 @@ class CriteriaBuilder {
       pushUnique(x.labels, ...places.labels.map((l) => `in ${l}`));
     }
     if (this.subject === 'persona') {
+      if (prose) {
+        // Company words in Persona prose are context: "not marketing agencies" keeps marketers; "not marketing" does not.
+        for (const hit of INDUSTRY_INDEX.scan(tokens, { consumed, mark: false })) {
+          if (canonicalTitleTokens(tokens.slice(hit.start, hit.end)).some((t) => !isTitleWord(t)))
+            for (let k = hit.start; k < hit.end; k++) consumed[k] = true;
+        }
+      }
       for (const pattern of prosePatterns(tokens, consumed, isFunctionOnly)) {
         pushUnique(x.functions, ...pattern.functions);
         pushUnique(x.labels, pattern.text);
+      }
+      // Seniority words that are no title: "nobody in management" (every rung that manages).
+      const at = new Map(tokens.map((t, k) => [t, k]));
+      for (const run of splitRuns(tokens, consumed, LIST_SEPARATORS)) {
+        const words = textOf(run);
+        const tiers = senioritiesOf(run.some((t) => t.word === 'management') ? `${words} and above` : words);
+        if (tiers.length === 0) continue;
+        pushUnique(x.tiers, ...tiers);
+        pushUnique(x.labels, words);
+        for (const t of run) consumed[at.get(t) as number] = true;
       }
     }
     if (!prose) {
@@ -869,6 +1137,9 @@ class CriteriaBuilder {
         if (!keyword) continue;
         pushKeyword(x.keywords, keyword);
         pushUnique(x.labels, keyword.text);
+        // In a Persona a word the taxonomy does not know may name people: "Exclude: working students".
+        const pattern = this.subject === 'persona' ? titlePattern(run, false, keyword.text) : null;
+        if (pattern && pattern.tokens.length > 0) x.titles.push(pattern);
       }
     }
     return JSON.stringify(x) !== before || sized.length > 0;

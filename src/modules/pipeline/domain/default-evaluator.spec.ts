@@ -283,6 +283,108 @@ describe('DefaultEvaluator.evaluateCompany: taxonomy and exclusions', () => {
   });
 });
 
+describe('DefaultEvaluator: exclusions exclude only what they name', () => {
+  const evaluator = new DefaultEvaluator();
+  const noBanks: KbProfile = { id: '40', name: 'UK finance', description: 'Financial services firms in the UK, but not banks.' };
+  const higherEd: KbProfile = {
+    id: '41',
+    name: 'Higher ed',
+    description: 'Universities and colleges. Not K-12 schools, not edtech vendors.',
+  };
+  const noPublicSector: KbProfile = {
+    id: '42',
+    name: 'EU software',
+    description: 'Software vendors across Europe. Public sector is off limits for us — no government bodies, no state-owned agencies.',
+  };
+  const noFranceItaly: KbProfile = {
+    id: '43',
+    name: 'EU logistics',
+    description: 'Logistics companies.\nRegion: Europe\nExcluding firms headquartered in France or Italy.',
+  };
+  const noGambling: KbProfile = {
+    id: '44',
+    name: 'Not gambling',
+    description: 'Industries: anything but gambling/betting\nHQ: US or Canada',
+  };
+  const uk = { location: { country: 'United Kingdom' } };
+
+  it.each<[string, KbProfile, Record<string, unknown>, boolean]>([
+    ['"not banks" passes an asset manager', noBanks, { ...uk, industries: ['Investment Management'] }, true],
+    ['"not banks" passes a financial services firm', noBanks, { ...uk, industries: ['Financial Services'] }, true],
+    ['"not banks" fails a bank', noBanks, { ...uk, industries: ['Banking'] }, false],
+    [
+      '"not banks" fails a bank also listed as financial services',
+      noBanks,
+      { ...uk, industries: ['Banking', 'Financial Services'] },
+      false,
+    ],
+    ['"not K-12 schools" passes a university', higherEd, { name: 'University of Eastmoor', industries: ['Higher Education'] }, true],
+    ['"not K-12 schools" fails a school district', higherEd, { industries: ['Primary/Secondary Education'] }, false],
+    ['"not edtech vendors" fails e-learning', higherEd, { industries: ['E-Learning'] }, false],
+    [
+      '"off limits" does not require the public sector',
+      noPublicSector,
+      { industries: ['Computer Software'], company_type: 'private' },
+      true,
+    ],
+    ['a listed company is not the public sector', noPublicSector, { industries: ['Computer Software'], company_type: 'public' }, true],
+    ['a government body is excluded', noPublicSector, { industries: ['Computer Software'], company_type: 'government' }, false],
+    [
+      '"state-owned agencies" do not exclude marketing',
+      noPublicSector,
+      { industries: ['Computer Software', 'Marketing and Advertising'] },
+      true,
+    ],
+    [
+      'a neighbour of an excluded country passes',
+      noFranceItaly,
+      { industries: ['Logistics and Supply Chain'], location: { country: 'Spain' } },
+      true,
+    ],
+    ['an excluded HQ country fails', noFranceItaly, { industries: ['Logistics and Supply Chain'], location: { country: 'France' } }, false],
+    [
+      '"anything but gambling" passes a neighbour',
+      noGambling,
+      { industries: ['Computer Games'], location: { country: 'United States' } },
+      true,
+    ],
+    ['"anything but gambling" passes retail', noGambling, { industries: ['Retail'], location: { country: 'Canada' } }, true],
+    [
+      '"anything but gambling" fails a gambling company with another industry',
+      noGambling,
+      { industries: ['Entertainment', 'Gambling & Casinos'], location: { country: 'Canada' } },
+      false,
+    ],
+  ])('%s', (_case, icp, input, matched) => {
+    const result = evaluator.evaluateCompany(company(input), [icp]);
+    if (matched) expectMatch(result, icp);
+    else expectNoMatch(result);
+  });
+
+  it('excludes the children of an excluded industry, by industry or name', () => {
+    const noEducation: KbProfile = { id: '45', name: 'No education', description: 'Any industry, not education' };
+    expectNoMatch(evaluator.evaluateCompany(company({ industries: ['Higher Education'] }), [noEducation]));
+    expectNoMatch(evaluator.evaluateCompany(company({ name: 'Eastmoor University', industries: ['Research'] }), [noEducation]));
+  });
+
+  it.each<[string, string, Record<string, string>, boolean]>([
+    ['Finance and operations execs at C-level — CFO, COO. Never the CEO.', 'Chief Financial Officer', {}, true],
+    ['Finance and operations execs at C-level — CFO, COO. Never the CEO.', 'Co-founder & CEO', {}, false],
+    ['Function: Marketing\nSeniority: all levels except interns / working students', 'Junior Marketing Associate', {}, true],
+    ['Function: Marketing\nSeniority: all levels except interns / working students', 'Working Student, Online Marketing', {}, false],
+    ['Function: Marketing\nSeniority: all levels except interns / working students', 'Marketing Assistant', { seniority: 'Intern' }, false],
+    ['HR people — HRBPs, people ops, comp & ben.\nExclude: recruiters', 'Compensation & Benefits Analyst', {}, true],
+    ['HR people — HRBPs, people ops, comp & ben.\nExclude: recruiters', 'Recruiting Coordinator', {}, false],
+    ['Everyone in sales except SDRs/BDRs — so AEs, sales managers, sales leadership.', 'VP Sales', {}, true],
+    ['Everyone in sales except SDRs/BDRs — so AEs, sales managers, sales leadership.', 'Sales Development Representative', {}, false],
+  ])('Persona "%s" and %s', (description, title, role, matched) => {
+    const persona: KbProfile = { id: '46', name: 'Persona', description };
+    const result = evaluator.evaluatePerson(contact(title, role), company(), [persona]);
+    if (matched) expectMatch(result, persona);
+    else expectNoMatch(result);
+  });
+});
+
 describe('DefaultEvaluator.evaluatePerson', () => {
   const evaluator = new DefaultEvaluator();
   const noCompany = company();
@@ -372,7 +474,7 @@ describe('DefaultEvaluator: choosing among profiles', () => {
   const evaluator = new DefaultEvaluator();
   const fintech: KbProfile = { id: '1', name: 'Fintech', description: 'Fintech companies' };
   const germanFintech: KbProfile = { id: '2', name: 'German fintech', description: 'Fintech companies in Germany' };
-  const banking: KbProfile = { id: '3', name: 'Banking', description: 'Banks' };
+  const finance: KbProfile = { id: '3', name: 'Finance', description: 'Financial services' };
   const french: KbProfile = { id: '4', name: 'French fintech', description: 'Fintech companies in France' };
 
   it('picks the matching profile with the most passed criteria', () => {
@@ -381,8 +483,8 @@ describe('DefaultEvaluator: choosing among profiles', () => {
   });
 
   it('breaks ties by the order given', () => {
-    expectMatch(evaluator.evaluateCompany(company(GERMAN_FINTECH), [fintech, banking]), fintech);
-    expectMatch(evaluator.evaluateCompany(company(GERMAN_FINTECH), [banking, fintech]), banking);
+    expectMatch(evaluator.evaluateCompany(company(GERMAN_FINTECH), [fintech, finance]), fintech);
+    expectMatch(evaluator.evaluateCompany(company(GERMAN_FINTECH), [finance, fintech]), finance);
   });
 
   it('never picks a profile with a failed criterion, however much else passed', () => {

@@ -88,6 +88,8 @@ describe('findRanges', () => {
   it('marks ranges inside an exclusion', () => {
     expect(findRanges('excluding companies with fewer than 10 employees')[0].negated).toBe(true);
     expect(findRanges('no more than 300 employees')[0].negated).toBe(false);
+    expect(findRanges('nothing under 20 employees')[0].negated).toBe(true);
+    expect(findRanges('avoid companies with fewer than 10 employees')[0].negated).toBe(true);
   });
 });
 

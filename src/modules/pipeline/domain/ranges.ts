@@ -135,7 +135,8 @@ const FUNDING_NEAR = /\b(?:rais(?:ed|ing|e)|funding|funded|invest(?:ed|ment))\b/
 /** Money that is neither revenue nor total funding: a round's size, a valuation. */
 const OTHER_MONEY_NEAR = /\b(?:rounds?|valuation|valued)\b/i;
 const ROUND_AFTER = /^\s*(?:series\s+[a-j]\b|(?:pre[\s-]?)?seed\b|rounds?\b)/i;
-const NEGATION = /\b(?:excluding|exclude|excludes|except|without|not|no|other\s+than)(?:\s+(?!and\b|or\b|but\b)[\p{L}-]+){0,4}\s*$/iu;
+const NEGATION =
+  /\b(?:excluding|exclude|excludes|except|without|not|no|nothing|none|nobody|never|avoid|other\s+than)(?:\s+(?!and\b|or\b|but\b)[\p{L}-]+){0,4}\s*$/iu;
 
 function apply(amount: Amount, multiplier: number | null): number {
   return amount.number * (multiplier ?? 1);

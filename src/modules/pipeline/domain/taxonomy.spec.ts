@@ -9,7 +9,8 @@ describe('industry taxonomy', () => {
     ['security', 'cybersecurity'],
     ['Fintech', 'fintech'],
     ['Financial Services', 'fintech'],
-    ['Banking', 'fintech'],
+    ['Banking', 'banking'],
+    ['Investment Management', 'asset_management'],
     ['Payments', 'fintech'],
     ['Insurance', 'insurance'],
     ['Insurtech', 'insurance'],
@@ -24,9 +25,13 @@ describe('industry taxonomy', () => {
     ['logistics', 'logistics'],
     ['Logistics and Supply Chain', 'logistics'],
     ['Transportation/Trucking/Railroad', 'logistics'],
-    ['edtech', 'education'],
-    ['Higher Education', 'education'],
-    ['E-Learning', 'education'],
+    ['edtech', 'edtech'],
+    ['Higher Education', 'higher_education'],
+    ['Primary/Secondary Education', 'k12'],
+    ['K-12 schools', 'k12'],
+    ['E-Learning', 'edtech'],
+    ['IT consultancies', 'consulting'],
+    ['MSPs', 'managed_services'],
     ['marketing', 'marketing'],
     ['Marketing and Advertising', 'marketing'],
     ['agencies', 'marketing'],
@@ -55,6 +60,14 @@ describe('industry taxonomy', () => {
     expect(industryConcepts('Medical Practice')).toEqual(['medical_practice']);
     expect(conceptClosure('healthcare')).toEqual(expect.arrayContaining(['healthcare', 'medical_practice']));
     expect(conceptClosure('medical_practice')).toEqual(['medical_practice']);
+  });
+
+  it('keeps banks, asset managers and schools narrower than their parents, so excluding one spares its neighbours', () => {
+    expect(conceptClosure('fintech')).toEqual(expect.arrayContaining(['fintech', 'banking', 'asset_management']));
+    expect(conceptClosure('banking')).toEqual(['banking']);
+    expect(conceptClosure('education')).toEqual(expect.arrayContaining(['education', 'higher_education', 'k12', 'edtech']));
+    expect(conceptClosure('k12')).toEqual(['k12']);
+    expect(industryConcepts('IT consultancies')).not.toContain('software');
   });
 
   it('reads agencies and consultancies in company names', () => {

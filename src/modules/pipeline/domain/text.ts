@@ -18,6 +18,7 @@ export interface Token {
 }
 
 const STEM_EXCEPTIONS: Record<string, string> = {
+  aes: 'ae',
   vps: 'vp',
   ics: 'ic',
   ais: 'ai',
@@ -66,8 +67,9 @@ function stripAccents(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}+/gu, '');
 }
 
-const TOKEN = /[\p{L}\p{N}]+|[.,;:!?()[\]{}|/\n+]/gu;
-const BOUNDARY_CHARS = new Set(['.', ',', ';', ':', '!', '?', '(', ')', '[', ']', '{', '}', '|', '/', '\n', '+']);
+// The em dash is a boundary too: nothing spans "makers only — no resellers".
+const TOKEN = /[\p{L}\p{N}]+|[.,;:!?()[\]{}|/\n+—]/gu;
+const BOUNDARY_CHARS = new Set(['.', ',', ';', ':', '!', '?', '(', ')', '[', ']', '{', '}', '|', '/', '\n', '+', '—']);
 
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];

@@ -98,9 +98,21 @@ export class ContactFacts {
     this.country = info.location.country;
   }
 
-  /** Stated seniority first; the title's only when the contact lacks one. */
+  /**
+   * The title's rung when the title names one ("Senior Manager", "VP", "Intern"): providers often
+   * file a senior manager as "Senior" or a VP as "Manager". Else the stated seniority, which refines
+   * a bare role ("Analyst", stated "Entry"). Else the title's role noun: an individual contributor.
+   */
   get tier(): Tier | null {
-    return this.seniorityRaw ? this.statedTier : (this.titleInfo?.tier ?? null);
+    return this.tierSource === 'stated' ? this.statedTier : (this.titleInfo?.tier ?? null);
+  }
+
+  /** Where `tier` comes from; null when neither the title nor the stated seniority gives one. */
+  get tierSource(): 'title' | 'stated' | null {
+    const info = this.titleInfo;
+    if (info?.tier && info.tierNamed) return 'title';
+    if (this.statedTier) return 'stated';
+    return info?.tier ? 'title' : null;
   }
 
   get functions(): string[] {
@@ -137,7 +149,7 @@ export function matchTitle(pattern: TitlePattern, contact: ContactFacts): boolea
   const info = contact.titleInfo;
   if (pattern.codes.length > 0) return info ? pattern.codes.some((c) => info.codes.includes(c)) : null;
   if (pattern.tokens.length > 0 && !info) return null;
-  const tier = info?.tier ?? contact.statedTier;
+  const tier = contact.tier;
   const functions = info && info.functions.length > 0 ? info.functions : contact.statedFunctions;
   const tierOk = pattern.tiers.length === 0 ? true : tier ? pattern.tiers.includes(tier) : info ? false : null;
   const functionOk =
@@ -253,10 +265,12 @@ export function check(criterion: Criterion, company: CompanyFacts, contact: Cont
       const expected = or(criterion.tiers.map((t) => TIER_LABEL[t]));
       if (!contact) return result('seniority', 'unknown', '', expected);
       const tier = contact.tier;
-      if (contact.seniorityRaw)
-        return result('seniority', tier && criterion.tiers.includes(tier) ? 'passed' : 'failed', contact.seniorityRaw, expected);
-      if (!tier) return result('seniority', 'unknown', '', expected);
-      return result('seniority', criterion.tiers.includes(tier) ? 'passed' : 'failed', `${TIER_LABEL[tier]} per title`, expected);
+      if (!tier)
+        return contact.seniorityRaw
+          ? result('seniority', 'failed', contact.seniorityRaw, expected)
+          : result('seniority', 'unknown', '', expected);
+      const actual = contact.tierSource === 'stated' ? contact.seniorityRaw : `${TIER_LABEL[tier]} per title`;
+      return result('seniority', criterion.tiers.includes(tier) ? 'passed' : 'failed', actual, expected);
     }
     case 'exclusion':
       return checkExclusions(criterion, company, contact);

@@ -194,6 +194,34 @@ describe('parseCriteria: Personas', () => {
     expect(leaders).toMatchObject({ tiers: ['c_level', 'vp', 'director'], functions: ['finance'] });
   });
 
+  it('reads a seniority range in prose as the seniority, not as titles', () => {
+    const criteria = parseCriteria('Data scientists — ICs up to Head of Data Science.', 'persona');
+    expect(find(criteria, 'seniority').tiers).toEqual(['director', 'manager', 'ic', 'entry']);
+    expect(find(criteria, 'title').patterns.map((p) => p.tokens)).toEqual([['datascience']]);
+    expect(find(parseCriteria('Operations people, manager level or higher.', 'persona'), 'seniority').tiers).toEqual([
+      'c_level',
+      'vp',
+      'director',
+      'manager',
+    ]);
+    expect(find(parseCriteria('Finance execs at C-level: CFOs and the like.', 'persona'), 'seniority').tiers).toEqual(['c_level']);
+  });
+
+  it('lets a stated seniority replace the tiers "leaders" implies', () => {
+    const criteria = parseCriteria('HR leaders — HoD and up.', 'persona');
+    expect(find(criteria, 'title').patterns).toEqual([{ text: 'HR leaders', codes: [], tiers: [], functions: ['hr'], tokens: [] }]);
+    expect(find(criteria, 'seniority').tiers).toEqual(['c_level', 'vp', 'director']);
+    expect(find(parseCriteria('Marketing leaders. Seniority: Manager to VP', 'persona'), 'seniority').tiers).toEqual([
+      'vp',
+      'director',
+      'manager',
+    ]);
+  });
+
+  it('lets a labelled seniority win over one in prose', () => {
+    expect(find(parseCriteria('Finance people at C-level. Seniority: VP', 'persona'), 'seniority').tiers).toEqual(['vp']);
+  });
+
   it('keeps every word of a labelled title', () => {
     expect(find(parseCriteria('Titles: Head of Partnerships', 'persona'), 'title').patterns[0]).toMatchObject({
       tiers: ['director'],

@@ -28,6 +28,7 @@ import { resolvePlace, scanPlaces } from './geo';
 import { findRanges, invert, Measure, NumberRange } from './ranges';
 import {
   canonicalTitleTokens,
+  findSeniority,
   functionsOf,
   functionsOfToken,
   INDUSTRY_INDEX,
@@ -36,8 +37,10 @@ import {
   isTitleWord,
   prepareTaxonomyText,
   senioritiesOf,
+  seniorityDashes,
   Tier,
   TIER_LABEL,
+  TIERS,
   tierOfToken,
 } from './taxonomy';
 import { Token, unique } from './text';
@@ -60,6 +63,8 @@ export interface TitlePattern {
   tiers: Tier[];
   functions: string[];
   tokens: string[];
+  /** The tiers come from "leaders" or "executives", not a tier word; a stated seniority replaces them. */
+  vague?: boolean;
 }
 
 export interface Exclusions {
@@ -216,8 +221,9 @@ const normalizeLabel = (label: string) =>
     .trim();
 const LABEL_KIND = new Map<string, LabelKind>();
 for (const [kind, names] of Object.entries(LABELS) as Array<[LabelKind, string[]]>) for (const name of names) LABEL_KIND.set(name, kind);
+// Not after a hyphen: "C-level: CFOs, COOs" names a rung, not a "Level:" label.
 const LABEL_RE = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(${[...LABEL_KIND.keys()]
+  String.raw`(?<![\p{L}\p{N}-])(${[...LABEL_KIND.keys()]
     .sort((a, b) => b.length - a.length)
     .map((l) => l.replace(/ /g, String.raw`[\s_-]+`))
     .join('|')})\s*[:：]`,
@@ -503,6 +509,7 @@ const PROSE_FILLERS = new Set(['people', 'talent']);
 const HINT_WORDS = new Set(['executive', 'leader', 'leadership', 'maker', 'decisionmaker']);
 const LEADERSHIP_HINT: Tier[] = ['c_level', 'vp', 'director'];
 const EXECUTIVE_HINT: Tier[] = ['c_level', 'vp'];
+const IC_TIERS: readonly Tier[] = ['ic', 'entry'];
 
 /**
  * A title pattern from the words of one title. In prose, words that cannot be part of a title
@@ -525,15 +532,20 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
   }
   const codes = unique(canonical.filter((t) => t.startsWith('@') && !isTierToken(t)).map((t) => t.slice(1)));
   if (codes.length > 0) return { text: display, codes, tiers: [], functions: [], tokens: [] };
-  const tiers = unique([...canonical.map(tierOfToken).filter((t): t is Tier => t !== undefined), ...hints]);
+  // "Senior Product Manager" is a manager and "senior leaders" are leaders: beside a higher tier,
+  // a level word (senior, junior) only qualifies it.
+  const named = canonical.map(tierOfToken).filter((t): t is Tier => t !== undefined);
+  const high = named.filter((t) => !IC_TIERS.includes(t));
+  const tiers = high.length > 0 || hints.size > 0 ? unique([...high, ...hints]) : unique(named);
   const rest = canonical.filter((t) => !isTierToken(t));
-  if (tiers.some((t) => t !== 'ic')) {
+  if (tiers.some((t) => !IC_TIERS.includes(t))) {
     return {
       text: display,
       codes: [],
       tiers,
       functions: unique(rest.flatMap(functionsOfToken)),
       tokens: rest.filter((t) => functionsOfToken(t).length === 0 && !SOFT_MODIFIERS.has(t)),
+      ...(high.length === 0 ? { vague: true } : {}),
     };
   }
   if (rest.length > 0 && rest.every((t) => functionsOfToken(t).length > 0 && !isRoleNoun(t))) {
@@ -639,6 +651,7 @@ class CriteriaBuilder {
   private readonly functions: string[] = [];
   private readonly functionKeywords: Keyword[] = [];
   private readonly tiers: Tier[] = [];
+  private readonly proseTiers: Tier[] = [];
   private readonly excluded = emptyExclusions();
   private readonly extraProse: string[] = [];
 
@@ -650,7 +663,8 @@ class CriteriaBuilder {
   }
 
   /** Whether the value gave anything for its label. */
-  private readLabelled(kind: LabelKind, value: string): boolean {
+  private readLabelled(kind: LabelKind, written: string): boolean {
+    const value = kind === 'seniority' ? seniorityDashes(written) : written;
     if (kind === 'employees' || kind === 'revenue') return this.readRanges(value, kind, 'labelled');
     if (kind === 'exclusion') return this.readExclusion(prepareTaxonomyText(value), false);
     const tokens = prepareTaxonomyText(value);
@@ -834,10 +848,15 @@ class CriteriaBuilder {
   }
 
   private personaProse(text: string): void {
+    // A dash between clauses ends a title list; between two rungs it is a range ("Manager – VP").
+    const tokens = prepareTaxonomyText(seniorityDashes(text, ' ; '));
     // Lower-case "it" is the pronoun; the department is written "IT".
-    const tokens = prepareTaxonomyText(text);
     const consumed = tokens.map((t) => t.word === 'it' && !t.upper);
     for (const segment of findExclusionSegments(tokens, consumed)) this.readExclusion(segment, true);
+    for (const hit of findSeniority(tokens, false, consumed)) {
+      pushUnique(this.proseTiers, ...hit.tiers);
+      consumed.fill(true, hit.start, hit.end);
+    }
     this.patterns.push(...prosePatterns(tokens, consumed));
   }
 
@@ -859,10 +878,13 @@ class CriteriaBuilder {
     }
     if (this.stages.length > 0) out.push({ kind: 'funding', stages: this.stages });
     if (this.types.length > 0) out.push({ kind: 'company_type', types: this.types });
-    if (this.patterns.length > 0) out.push({ kind: 'title', patterns: dedupePatterns(this.patterns) });
+    // A labelled seniority wins over one in prose, as a labelled range does.
+    const tiers = this.tiers.length > 0 ? this.tiers : TIERS.filter((t) => this.proseTiers.includes(t));
+    const patterns = personaPatterns(this.patterns, tiers.length > 0);
+    if (patterns.length > 0) out.push({ kind: 'title', patterns });
     if (this.functions.length > 0 || this.functionKeywords.length > 0)
       out.push({ kind: 'function', functions: this.functions, keywords: this.functionKeywords });
-    if (this.tiers.length > 0) out.push({ kind: 'seniority', tiers: this.tiers });
+    if (tiers.length > 0) out.push({ kind: 'seniority', tiers });
     const x = this.excluded;
     if (
       x.concepts.length +
@@ -881,11 +903,25 @@ class CriteriaBuilder {
   }
 }
 
+/**
+ * A stated seniority replaces the vague tiers of "leaders" and "executives": "Marketing leaders.
+ * Seniority: Manager+" takes marketing managers.
+ */
+function personaPatterns(patterns: readonly TitlePattern[], seniorityStated: boolean): TitlePattern[] {
+  const out: TitlePattern[] = [];
+  for (const p of patterns) {
+    if (!seniorityStated || !p.vague) out.push(p);
+    else if (p.functions.length > 0 || p.tokens.length > 0)
+      out.push({ text: p.text, codes: p.codes, tiers: [], functions: p.functions, tokens: p.tokens });
+  }
+  return dedupePatterns(out);
+}
+
 /** Titles that match the same way are one alternative, shown under all their names ("Founder/Owner"). */
 function dedupePatterns(patterns: readonly TitlePattern[]): TitlePattern[] {
   const byKey = new Map<string, TitlePattern>();
   for (const p of patterns) {
-    const key = JSON.stringify([p.codes, p.tiers, p.functions, p.tokens]);
+    const key = JSON.stringify([p.codes, p.tiers, p.functions, p.tokens, p.vague]);
     const seen = byKey.get(key);
     if (!seen) byKey.set(key, { ...p });
     else if (!seen.text.split('/').includes(p.text)) seen.text = `${seen.text}/${p.text}`;

@@ -325,14 +325,26 @@ describe('DefaultEvaluator.evaluatePerson', () => {
     expect(reasoning).toContain('title "Director" (expected CTO)');
   });
 
-  it('prefers the stated seniority and function over the title', () => {
-    expectNoMatch(evaluator.evaluatePerson(contact('VP Finance', { seniority: 'Manager' }), noCompany, [FINANCE_PERSONA]));
+  it('prefers the rung a title names over the stated seniority', () => {
+    const result = evaluator.evaluatePerson(contact('VP Finance', { seniority: 'Manager' }), noCompany, [FINANCE_PERSONA]);
+    expectMatch(result, FINANCE_PERSONA);
+    expect(result.reasoning).toContain('seniority VP per title');
+    expectNoMatch(evaluator.evaluatePerson(contact('Finance Manager', { seniority: 'Director' }), noCompany, [FINANCE_PERSONA]));
     expectMatch(
       evaluator.evaluatePerson(contact('VP Finance', { seniority: 'Vice President', function: 'Accounting' }), noCompany, [
         FINANCE_PERSONA,
       ]),
       FINANCE_PERSONA,
     );
+  });
+
+  it('lets the stated seniority place a title that names only a role', () => {
+    const support: KbProfile = { id: '29', name: 'Support', description: 'Function: Customer Support\nSeniority: Senior IC to Manager' };
+    expectNoMatch(evaluator.evaluatePerson(contact('Customer Support Associate', { seniority: 'Entry' }), noCompany, [support]));
+    const result = evaluator.evaluatePerson(contact('Customer Support Associate', { seniority: 'Senior' }), noCompany, [support]);
+    expectMatch(result, support);
+    expect(result.reasoning).toContain('seniority Senior');
+    expectMatch(evaluator.evaluatePerson(contact('Customer Support Specialist'), noCompany, [support]), support);
   });
 
   it('uses the stated seniority and function when the title is missing', () => {
@@ -365,6 +377,61 @@ describe('DefaultEvaluator.evaluatePerson', () => {
     const persona: KbProfile = { id: '27', name: 'Finance team', description: 'Finance people, not interns' };
     expectMatch(evaluator.evaluatePerson(contact('Financial Controller'), noCompany, [persona]), persona);
     expectNoMatch(evaluator.evaluatePerson(contact('Finance Intern'), noCompany, [persona]));
+  });
+});
+
+describe('DefaultEvaluator.evaluatePerson: seniority ranges', () => {
+  const evaluator = new DefaultEvaluator();
+  const noCompany = company();
+  const persona = (id: string, description: string): KbProfile => ({ id, name: description, description });
+  const teamLeadsToHeads = persona('41', 'Function: Engineering\nSeniority: from team leads up to heads of department');
+  const directorPlus = persona('42', 'Function: Finance\nSeniority: Director+');
+  const atLeastVp = persona('43', 'Sales leaders. Seniority: at least VP');
+  const belowCLevel = persona('44', 'Function: Finance. Seniority: below C-level');
+  const seniorIcToManager = persona('45', 'Function: Customer Support\nSeniority: Senior IC to Manager');
+  const icsToHead = persona('46', 'Data scientists — ICs up to Head of Data Science.');
+  const cLevelProse = persona('47', 'Finance execs at C-level: CFOs and the like.');
+  const leadersWithLevels = persona('48', 'Marketing leaders\nSeniority: Manager, Director, VP');
+  const managersThroughVps = persona('49', 'Operations people, managers through VPs.');
+
+  it.each<[string, KbProfile, string, Record<string, string>, boolean]>([
+    ['team lead is the bottom of "team leads up to heads"', teamLeadsToHeads, 'Engineering Team Lead', {}, true],
+    ['head of department is the top', teamLeadsToHeads, 'Head of Engineering', {}, true],
+    ['a VP is one rung above', teamLeadsToHeads, 'VP Engineering', {}, false],
+    ['a senior engineer is one rung below', teamLeadsToHeads, 'Senior Software Engineer', {}, false],
+    ['a director is the bottom of "Director+"', directorPlus, 'Finance Director', {}, true],
+    ['a CFO is above director', directorPlus, 'Chief Financial Officer', {}, true],
+    ['a finance manager is one rung below director', directorPlus, 'Finance Manager', {}, false],
+    ['an SVP is a VP', atLeastVp, 'SVP, Global Sales', {}, true],
+    ['a sales director is one rung below VP', atLeastVp, 'Sales Director', {}, false],
+    ['a VP is below C-level', belowCLevel, 'VP Finance', {}, true],
+    ['a CFO is not below C-level', belowCLevel, 'CFO', {}, false],
+    ['a senior IC is the bottom of "Senior IC to Manager"', seniorIcToManager, 'Senior Support Engineer', {}, true],
+    ['a team lead is the top', seniorIcToManager, 'Support Team Lead', {}, true],
+    ['entry level is one rung below', seniorIcToManager, 'Customer Support Associate', { seniority: 'Entry' }, false],
+    ['a director is one rung above', seniorIcToManager, 'Director of Customer Support', {}, false],
+    ['"Senior Manager" is a manager, not a senior IC', seniorIcToManager, 'Senior Customer Support Manager', { seniority: 'Senior' }, true],
+    ['the head named as the ceiling passes', icsToHead, 'Head of Data Science', {}, true],
+    ['a VP is above the head named as the ceiling', icsToHead, 'VP Data Science', {}, false],
+    ['a data scientist IC passes', icsToHead, 'Principal Data Scientist', {}, true],
+    ['"at C-level" takes the CFO', cLevelProse, 'Chief Financial Officer', {}, true],
+    ['"at C-level" fails a VP of the same function', cLevelProse, 'VP Finance', {}, false],
+    ['a stated seniority replaces what "leaders" implies', leadersWithLevels, 'Marketing Manager', {}, true],
+    ['and still bounds it', leadersWithLevels, 'Chief Marketing Officer', {}, false],
+    ['an individual contributor is below the listed levels', leadersWithLevels, 'Marketing Specialist', { seniority: 'Entry' }, false],
+    ['a manager is the bottom of "managers through VPs"', managersThroughVps, 'Operations Manager', {}, true],
+    ['a director lies between', managersThroughVps, 'Director of Operations', {}, true],
+    ['a COO is above it', managersThroughVps, 'Chief Operating Officer', {}, false],
+    ['an operations analyst is below it', managersThroughVps, 'Operations Analyst', {}, false],
+  ])('%s', (_case, profile, title, role, matched) => {
+    const result = evaluator.evaluatePerson(contact(title, role), noCompany, [profile]);
+    if (matched) expectMatch(result, profile);
+    else expectNoMatch(result);
+  });
+
+  it('says what seniority was expected', () => {
+    const { reasoning } = evaluator.evaluatePerson(contact('VP Engineering'), noCompany, [teamLeadsToHeads]);
+    expect(reasoning).toContain('seniority VP per title (expected Head/Director or Manager)');
   });
 });
 

@@ -1,4 +1,15 @@
-import { analyzeTitle, conceptClosure, functionsOf, industryConcepts, nameConcepts, senioritiesOf, tierOfSeniority } from './taxonomy';
+import {
+  analyzeTitle,
+  conceptClosure,
+  findSeniority,
+  functionsOf,
+  industryConcepts,
+  nameConcepts,
+  prepareTaxonomyText,
+  senioritiesOf,
+  seniorityDashes,
+  tierOfSeniority,
+} from './taxonomy';
 
 describe('industry taxonomy', () => {
   it.each([
@@ -79,6 +90,15 @@ describe('analyzeTitle', () => {
     ['Software Engineer', [], 'ic', ['engineering']],
     ['Account Executive', [], 'ic', ['sales']],
     ['Chief Growth Officer', ['chief_growth'], 'c_level', []],
+    ['Senior Content Marketing Manager', [], 'manager', ['marketing']],
+    ['Senior Manager, Finance', [], 'manager', ['finance']],
+    ['Engineering Team Lead', [], 'manager', ['engineering']],
+    ['SVP, Global Sales', [], 'vp', ['sales']],
+    ['Senior Director, Strategy', [], 'director', []],
+    ['Co-Founder & Creative Director', [], 'c_level', ['design', 'general_management']],
+    ['Senior Accountant', [], 'ic', ['finance']],
+    ['Junior Data Analyst', [], 'entry', ['data']],
+    ['Marketing Intern', [], 'entry', ['marketing']],
   ])('%s', (title, codes, tier, functions) => {
     const info = analyzeTitle(title);
     expect(info.codes).toEqual(codes);
@@ -90,6 +110,13 @@ describe('analyzeTitle', () => {
     expect(analyzeTitle('Director').codes).toEqual([]);
     expect(analyzeTitle('Director').tier).toBe('director');
     expect(analyzeTitle('Vice President').tokens).not.toContain('president');
+  });
+
+  it('says whether the title names its rung or only a role', () => {
+    expect(analyzeTitle('Data Analyst')).toMatchObject({ tier: 'ic', tierNamed: false });
+    expect(analyzeTitle('Senior Data Analyst')).toMatchObject({ tier: 'ic', tierNamed: true });
+    expect(analyzeTitle('Staff Engineer')).toMatchObject({ tier: 'ic', tierNamed: true });
+    expect(analyzeTitle('Finance Manager')).toMatchObject({ tier: 'manager', tierNamed: true });
   });
 
   it('gives no tier or function for a title that states neither', () => {
@@ -104,14 +131,69 @@ describe('seniorities and functions', () => {
     expect(senioritiesOf('Head')).toEqual(['director']);
     expect(senioritiesOf('Director+')).toEqual(['c_level', 'vp', 'director']);
     expect(senioritiesOf('VP and above')).toEqual(['c_level', 'vp']);
-    expect(senioritiesOf('Individual contributor')).toEqual(['ic']);
+    expect(senioritiesOf('Individual contributor')).toEqual(['ic', 'entry']);
+  });
+
+  it.each([
+    ['Director+', ['c_level', 'vp', 'director']],
+    ['director-level and above', ['c_level', 'vp', 'director']],
+    ['Head/Director and above', ['c_level', 'vp', 'director']],
+    ['at least VP', ['c_level', 'vp']],
+    ['VP or higher', ['c_level', 'vp']],
+    ['HoD and up', ['c_level', 'vp', 'director']],
+    ['from team leads up to heads of department', ['director', 'manager']],
+    ['managers through VPs', ['vp', 'director', 'manager']],
+    ['Manager to VP', ['vp', 'director', 'manager']],
+    ['between managers and directors', ['director', 'manager']],
+    ['senior ICs to managers', ['manager', 'ic']],
+    ['Senior IC to Manager', ['manager', 'ic']],
+    ['Junior to Staff', ['ic', 'entry']],
+    ['entry level up to senior analyst', ['ic', 'entry']],
+    ['no more senior than director', ['director', 'manager', 'ic', 'entry']],
+    ['up to Head of Data', ['director', 'manager', 'ic', 'entry']],
+    ['below C-level', ['vp', 'director', 'manager', 'ic', 'entry']],
+    ['manager and below', ['manager', 'ic', 'entry']],
+    ['above manager', ['c_level', 'vp', 'director']],
+    ['C-level only', ['c_level']],
+    ['Founder, Owner', ['c_level']],
+  ])('reads the seniority range "%s"', (text, tiers) => {
+    expect(senioritiesOf(text)).toEqual(tiers);
+  });
+
+  it('reads a dash between two rungs as a range, and leaves hyphenated words alone', () => {
+    const dashes = (text: string, other?: string) => seniorityDashes(text, other).replace(/\s+/g, ' ');
+    expect(dashes('Manager – VP')).toBe('Manager to VP');
+    expect(dashes('Manager-Director')).toBe('Manager to Director');
+    expect(dashes('team lead — head of department')).toBe('team lead to head of department');
+    expect(dashes('C-level, mid-level, entry-level, co-founder', ' ; ')).toBe('C-level, mid-level, entry-level, co-founder');
+    expect(dashes('Sales leaders — VP Sales', ' ; ')).toBe('Sales leaders ; VP Sales');
+    expect(dashes('Sales leaders - VP Sales', ' ; ')).toBe('Sales leaders ; VP Sales');
+    expect(senioritiesOf(seniorityDashes('Manager – VP'))).toEqual(['vp', 'director', 'manager']);
+  });
+
+  it('reads a single rung in prose only when it is stated as a level', () => {
+    const tiersIn = (text: string) => findSeniority(prepareTaxonomyText(text), false).map((hit) => hit.tiers);
+    expect(tiersIn('Finance execs at C-level')).toEqual([['c_level']]);
+    expect(tiersIn('VP level only')).toEqual([['vp']]);
+    expect(tiersIn('Heads of engineering or CTOs')).toEqual([]);
+    expect(tiersIn('Data scientists, ICs up to Head of Data Science')).toEqual([['director', 'manager', 'ic', 'entry']]);
+  });
+
+  it('does not read a title for a rung', () => {
+    const tiersIn = (text: string) => findSeniority(prepareTaxonomyText(text), false).map((hit) => hit.tiers);
+    expect(tiersIn('Account Executives to managers')).toEqual([]);
+    expect(tiersIn('executive assistants and above')).toEqual([]);
   });
 
   it('reads stated seniority as providers write it', () => {
     expect(tierOfSeniority('c_suite')).toBe('c_level');
     expect(tierOfSeniority('Executive')).toBe('c_level');
     expect(tierOfSeniority('vp')).toBe('vp');
-    expect(tierOfSeniority('Entry')).toBe('ic');
+    expect(tierOfSeniority('Entry')).toBe('entry');
+    expect(tierOfSeniority('Senior')).toBe('ic');
+    expect(tierOfSeniority('Intern')).toBe('entry');
+    expect(tierOfSeniority('Head')).toBe('director');
+    expect(tierOfSeniority('Founder')).toBe('c_level');
     expect(tierOfSeniority('whatever')).toBeNull();
   });
 

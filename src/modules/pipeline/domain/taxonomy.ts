@@ -662,10 +662,15 @@ export function prepareTaxonomyText(text: string): Token[] {
 // ---------------------------------------------------------------------------------------------
 // Titles, functions, seniorities
 
-export type Tier = 'c_level' | 'vp' | 'director' | 'manager' | 'ic';
+/**
+ * The seniority ladder: entry/junior < individual contributor (mid-level and senior) < manager/team
+ * lead < head/director < VP < C-level. Founders, owners and partners sit on the top rung with the
+ * C-suite.
+ */
+export type Tier = 'c_level' | 'vp' | 'director' | 'manager' | 'ic' | 'entry';
 
 /** Most senior first. */
-export const TIERS: readonly Tier[] = ['c_level', 'vp', 'director', 'manager', 'ic'];
+export const TIERS: readonly Tier[] = ['c_level', 'vp', 'director', 'manager', 'ic', 'entry'];
 
 export const TIER_LABEL: Record<Tier, string> = {
   c_level: 'C-level',
@@ -673,6 +678,7 @@ export const TIER_LABEL: Record<Tier, string> = {
   director: 'Head/Director',
   manager: 'Manager',
   ic: 'Individual contributor',
+  entry: 'Entry level',
 };
 
 const TIER_TOKEN: Record<string, Tier> = {
@@ -681,6 +687,7 @@ const TIER_TOKEN: Record<string, Tier> = {
   '@director': 'director',
   '@manager': 'manager',
   '@ic': 'ic',
+  '@entry': 'entry',
 };
 
 /** C-suite codes as people write them, so "CRO" and "Chief Revenue Officer" are one title. */
@@ -743,7 +750,9 @@ rule(
 );
 rule(['director', 'dir', 'head', 'senior director', 'associate director', 'group director', 'global head'], ['@director']);
 rule(['manager', 'mgr', 'senior manager', 'team lead', 'team leader', 'supervisor'], ['@manager']);
-rule(['individual contributor'], ['@ic']);
+rule(['individual contributor', 'ic'], ['@ic', '@entry']);
+rule(['senior', 'sr', 'snr', 'mid level', 'midlevel', 'mid senior', 'intermediate'], ['@ic']);
+rule(['junior', 'jr', 'entry level'], ['@entry']);
 rule(['account executive', 'ae'], ['accountexecutive']);
 rule(['executive assistant'], ['executiveassistant']);
 rule(['sales development representative', 'sales development rep', 'sdr'], ['sdr']);
@@ -759,8 +768,6 @@ rule(['marketing', 'mktg'], ['marketing']);
 rule(['business development', 'biz dev', 'bizdev', 'bd'], ['businessdevelopment']);
 rule(['research and development', 'rnd', 'r and d'], ['rnd']);
 rule(['fp and a', 'fpa', 'financial planning and analysis'], ['fpa']);
-rule(['sr', 'snr'], ['senior']);
-rule(['jr'], ['junior']);
 rule(['exec'], ['executive']);
 rule(['acct'], ['account']);
 rule(['customer success', 'client success'], ['customersuccess']);
@@ -1041,18 +1048,35 @@ export interface TitleInfo {
   tokens: string[];
   /** C-suite codes without the `@` ("cfo"). */
   codes: string[];
-  /** Most senior tier the title names, or `ic` for a plain role noun; null when it says neither. */
+  /**
+   * Most senior tier the title names; `entry` for an intern or trainee, `ic` for a plain role noun;
+   * null when it says neither.
+   */
   tier: Tier | null;
+  /** Whether the title names its rung ("Senior", "Junior", "Intern", "Manager", "VP"), not only a role ("Analyst"). */
+  tierNamed: boolean;
   functions: string[];
 }
+
+/** Role nouns of the bottom rung. */
+const ENTRY_NOUNS = new Set(['intern', 'trainee', 'apprentice', 'student', 'werkstudent']);
+/** Words that place an individual contributor above entry level without a tier word ("Staff Engineer"). */
+const IC_LEVEL_WORDS = new Set(['principal', 'staff', 'lead']);
 
 export function analyzeTokens(tokens: readonly string[]): TitleInfo {
   const codes = unique(tokens.filter((t) => t.startsWith('@') && !(t in TIER_TOKEN)).map((t) => t.slice(1)));
   const tiers = tokens.map((t) => TIER_TOKEN[t]).filter((t): t is Tier => t !== undefined);
   let tier: Tier | null = tiers.length > 0 ? (TIERS.find((t) => tiers.includes(t)) ?? null) : null;
-  if (tier === null && tokens.some((t) => IC_NOUNS.has(t))) tier = 'ic';
+  let tierNamed = tier !== null;
+  if (tier === null && tokens.some((t) => ENTRY_NOUNS.has(t))) {
+    tier = 'entry';
+    tierNamed = true;
+  } else if (tier === null && tokens.some((t) => IC_NOUNS.has(t))) {
+    tier = 'ic';
+    tierNamed = tokens.some((t) => IC_LEVEL_WORDS.has(t));
+  }
   const functions = unique(tokens.flatMap((t) => FUNCTIONS_OF_TOKEN.get(t) ?? []));
-  return { tokens: [...tokens], codes, tier, functions };
+  return { tokens: [...tokens], codes, tier, tierNamed, functions };
 }
 
 /** "VP Sales" → tier VP, function Sales; "Chief Revenue Officer" → code cro, C-level, Sales. */
@@ -1062,8 +1086,9 @@ export function analyzeTitle(title: string): TitleInfo {
 
 // Seniority as data providers and people write it, which differs from titles: a stated seniority
 // of "Executive" means C-level, while "Account Executive" in a title is a salesperson.
-const SENIORITY_INDEX = new PhraseIndex<Tier>('stem');
-const seniority = (tier: Tier, phrases: string[]) => phrases.forEach((p) => SENIORITY_INDEX.add(p, tier));
+const SENIORITY_INDEX = new PhraseIndex<Tier[]>('stem');
+const seniority = (tiers: Tier | Tier[], phrases: string[]) =>
+  phrases.forEach((p) => SENIORITY_INDEX.add(p, typeof tiers === 'string' ? [tiers] : tiers));
 seniority('c_level', [
   'c level',
   'c suite',
@@ -1082,45 +1107,257 @@ seniority('c_level', [
   'board',
 ]);
 seniority('vp', ['vp', 'vice president', 'svp', 'evp', 'avp', 'vp level', 'senior vice president', 'executive vice president']);
-seniority('director', ['director', 'head', 'senior director', 'head of', 'dir', 'director level', 'heads']);
-seniority('manager', ['manager', 'management', 'lead', 'team lead', 'supervisor', 'mgr', 'senior manager', 'manager level', 'managerial']);
+seniority('director', [
+  'director',
+  'head',
+  'senior director',
+  'head of',
+  'dir',
+  'director level',
+  'heads',
+  'associate director',
+  'general manager',
+  'head of department',
+  'heads of department',
+  'department head',
+  'hod',
+]);
+seniority('manager', [
+  'manager',
+  'management',
+  'lead',
+  'team lead',
+  'team leader',
+  'supervisor',
+  'mgr',
+  'senior manager',
+  'assistant manager',
+  'manager level',
+  'managerial',
+  'people manager',
+]);
 seniority('ic', [
-  'individual contributor',
-  'ic',
   'senior',
-  'entry',
-  'entry level',
-  'junior',
+  'senior ic',
+  'senior individual contributor',
   'staff',
   'associate',
-  'intern',
-  'internship',
-  'trainee',
-  'non manager',
-  'non management',
   'professional',
-  'employee',
   'specialist',
-  'training',
   'mid level',
   'mid senior',
   'mid senior level',
   'experienced',
+  'intermediate',
 ]);
+seniority('entry', [
+  'entry',
+  'entry level',
+  'junior',
+  'intern',
+  'internship',
+  'trainee',
+  'training',
+  'unpaid',
+  'apprentice',
+  'graduate',
+  'working student',
+]);
+seniority(['ic', 'entry'], ['individual contributor', 'ic', 'non manager', 'non management', 'employee']);
 
-const AND_ABOVE =
-  /(?:\+|\band\s+(?:above|up|higher|over)\b|\bor\s+(?:above|higher|more\s+senior|senior)\b|\bplus\b|\bat\s+least\b|\bminimum\b)/i;
+type SeniorityOperator = 'range' | 'start' | 'and' | 'up' | 'down' | 'at_least' | 'at_most' | 'below' | 'above';
 
-/** Tiers named in a seniority list; "Director+" or "VP and above" includes every tier above. */
-export function senioritiesOf(text: string): Tier[] {
-  const found = new Set<Tier>();
-  for (const item of text.split(/[,;|/\n]|\bor\b/i)) {
-    const hits = SENIORITY_INDEX.scan(prepareTaxonomyText(item));
-    for (const hit of hits) {
-      found.add(hit.value);
-      if (AND_ABOVE.test(item)) for (const tier of TIERS.slice(0, TIERS.indexOf(hit.value))) found.add(tier);
+/**
+ * Words that turn rungs into a range. After a rung: "Director+" (`up`, with "+"), "VP or higher",
+ * "manager and below" (`down`). Before a rung: "at least VP", "no more senior than director",
+ * "below C-level" (exclusive), "above manager" (exclusive). Between two rungs (`range`): "team
+ * leads up to heads", "managers through VPs", with an optional "from" or "between" (`start`).
+ */
+const SENIORITY_OPERATORS: Array<[SeniorityOperator, string[]]> = [
+  ['range', ['to', 'up to', 'through', 'thru', 'until', 'till', 'all the way to', 'all the way up to']],
+  ['start', ['from', 'between', 'anywhere from']],
+  ['and', ['and']],
+  [
+    'up',
+    [
+      'plus',
+      'and above',
+      'and up',
+      'and higher',
+      'and over',
+      'and beyond',
+      'or above',
+      'or higher',
+      'or more senior',
+      'or senior',
+      'upwards',
+    ],
+  ],
+  ['down', ['and below', 'or below', 'or lower', 'and under', 'or more junior', 'or junior', 'and down', 'downwards']],
+  ['at_least', ['at least', 'minimum', 'min', 'no less senior than', 'no lower than', 'no more junior than']],
+  ['at_most', ['up to', 'at most', 'max', 'maximum', 'no more senior than', 'no higher than', 'no more than']],
+  ['below', ['below', 'beneath', 'less senior than', 'more junior than']],
+  ['above', ['above', 'more senior than']],
+];
+const OPERATOR_INDEX = new PhraseIndex<SeniorityOperator[]>('word');
+for (const [operator, phrases] of SENIORITY_OPERATORS) {
+  for (const phrase of phrases) {
+    const existing = OPERATOR_INDEX.exact(phrase);
+    if (existing) existing.push(operator);
+    else OPERATOR_INDEX.add(phrase, [operator]);
+  }
+}
+/** Words that may follow a rung without ending it: "director-level and above", "senior analysts to managers". */
+const RUNG_TAIL = new Set(['level', 'levels', 'rung', 'rungs', 'grade', 'role', 'roles', 'position', 'positions', 'title', 'titles']);
+
+export interface SeniorityHit {
+  start: number;
+  /** Exclusive. */
+  end: number;
+  tiers: Tier[];
+}
+
+type SeniorityItem = { start: number; end: number } & ({ rung: Tier[] } | { operators: SeniorityOperator[] });
+
+/** The tiers from the most senior to the most junior rung named, inclusive. */
+function span(from: Tier[], to: Tier[] = from): Tier[] {
+  const ranks = [...from, ...to].map((t) => TIERS.indexOf(t));
+  return TIERS.slice(Math.min(...ranks), Math.max(...ranks) + 1);
+}
+const above = (rung: Tier[]) => TIERS.slice(0, Math.min(...rung.map((t) => TIERS.indexOf(t))));
+const below = (rung: Tier[]) => TIERS.slice(Math.max(...rung.map((t) => TIERS.indexOf(t))) + 1);
+
+/**
+ * Rungs and the words between them, in order; any other word ends a run. A word after a rung
+ * that only says what the rung is ("level", a role noun: "senior analyst") is skipped.
+ */
+function seniorityItems(tokens: readonly Token[], consumed?: readonly boolean[]): SeniorityItem[][] {
+  const runs: SeniorityItem[][] = [];
+  let run: SeniorityItem[] = [];
+  const end = () => {
+    if (run.length > 0) runs.push(run);
+    run = [];
+  };
+  let i = 0;
+  while (i < tokens.length) {
+    const token = tokens[i];
+    const last = run[run.length - 1];
+    if (consumed?.[i]) {
+      end();
+      i++;
+      continue;
+    }
+    if (token.word === '+' && last && 'rung' in last) {
+      run.push({ start: i, end: i + 1, operators: ['up'] });
+      i++;
+      continue;
+    }
+    if (token.boundary) {
+      end();
+      i++;
+      continue;
+    }
+    const operator = OPERATOR_INDEX.longestAt(tokens, i);
+    if (operator) {
+      run.push({ start: i, end: operator.end, operators: operator.value });
+      i = operator.end;
+      continue;
+    }
+    const rung = SENIORITY_INDEX.longestAt(tokens, i);
+    if (rung && !inTitlePhrase(tokens, i, rung.end)) {
+      run.push({ start: i, end: rung.end, rung: rung.value });
+      i = rung.end;
+      continue;
+    }
+    if (last && 'rung' in last && (RUNG_TAIL.has(token.stem) || IC_NOUNS.has(token.stem))) {
+      last.end = i + 1;
+      i++;
+      continue;
+    }
+    end();
+    i++;
+  }
+  end();
+  return runs;
+}
+
+/**
+ * Seniorities stated in text: single rungs ("VP", in `list` mode only), ranges ("Senior IC to
+ * Manager", "from team leads up to heads of department"), open ranges ("Director+", "VP or
+ * higher", "at least VP") and ceilings ("no more senior than director", "below C-level"). In
+ * prose (`list` false) a single rung counts only as "at C-level" or "VP level only": elsewhere it
+ * is part of a title.
+ */
+export function findSeniority(tokens: readonly Token[], list: boolean, consumed?: readonly boolean[]): SeniorityHit[] {
+  const hits: SeniorityHit[] = [];
+  for (const run of seniorityItems(tokens, consumed)) {
+    let k = 0;
+    while (k < run.length) {
+      const item = run[k];
+      const next = run[k + 1];
+      const after = run[k + 2];
+      const has = (x: SeniorityItem | undefined, op: SeniorityOperator) => x !== undefined && 'operators' in x && x.operators.includes(op);
+      const rungOf = (x: SeniorityItem | undefined) => (x && 'rung' in x ? x.rung : null);
+      if ('operators' in item) {
+        const target = rungOf(next);
+        const startsRange = has(item, 'start') && target && (has(after, 'range') || has(after, 'and')) && rungOf(run[k + 3]);
+        if (startsRange) {
+          hits.push({ start: item.start, end: run[k + 3].end, tiers: span(target, rungOf(run[k + 3]) as Tier[]) });
+          k += 4;
+          continue;
+        }
+        if (target && (has(item, 'at_least') || has(item, 'at_most') || has(item, 'below') || has(item, 'above'))) {
+          const tiers = has(item, 'at_least')
+            ? span(target, ['c_level'])
+            : has(item, 'at_most')
+              ? span(target, ['entry'])
+              : has(item, 'below')
+                ? below(target)
+                : above(target);
+          hits.push({ start: item.start, end: next.end, tiers });
+          k += 2;
+          continue;
+        }
+        k++;
+        continue;
+      }
+      const rung = item.rung;
+      const to = rungOf(after);
+      if (has(next, 'range') && to) {
+        hits.push({ start: item.start, end: after.end, tiers: span(rung, to) });
+        k += 3;
+        continue;
+      }
+      if (has(next, 'up') || has(next, 'down')) {
+        hits.push({ start: item.start, end: next.end, tiers: has(next, 'up') ? span(rung, ['c_level']) : span(rung, ['entry']) });
+        k += 2;
+        continue;
+      }
+      if (list || statedAsLevel(tokens, item)) hits.push({ start: item.start, end: item.end, tiers: rung });
+      k++;
     }
   }
+  return hits;
+}
+
+/** Whether a rung word is part of a title phrase that names no tier: "Account Executive", "Executive Assistant". */
+function inTitlePhrase(tokens: readonly Token[], start: number, end: number): boolean {
+  const covering = [TITLE_RULES.longestAt(tokens, start - 1), TITLE_RULES.longestAt(tokens, start)];
+  return covering.some((hit) => hit !== null && hit.end >= end && hit.end - hit.start > end - start && !hit.value.some(isTierToken));
+}
+
+/** "at C-level", "at director level", "VP level only": a rung stated as such in prose. */
+function statedAsLevel(tokens: readonly Token[], item: { start: number; end: number }): boolean {
+  const words = tokens.slice(item.start, item.end).map((t) => t.word);
+  const following = tokens[item.end];
+  if (following && !following.boundary && following.word === 'only') return true;
+  const previous = tokens[item.start - 1];
+  return previous !== undefined && previous.word === 'at' && words.some((w) => w === 'level' || w === 'levels' || w === 'suite');
+}
+
+/** Tiers named in a seniority list; "Director+", "VP or higher" and "Manager to VP" include every tier between. */
+export function senioritiesOf(text: string): Tier[] {
+  const found = new Set(findSeniority(prepareTaxonomyText(text), true).flatMap((hit) => hit.tiers));
   return TIERS.filter((t) => found.has(t));
 }
 
@@ -1128,7 +1365,33 @@ export function senioritiesOf(text: string): Tier[] {
 export function tierOfSeniority(value: string): Tier | null {
   const hits = SENIORITY_INDEX.scan(prepareTaxonomyText(value));
   if (hits.length === 0) return null;
-  return TIERS.find((t) => hits.some((h) => h.value === t)) ?? null;
+  return TIERS.find((t) => hits.some((h) => h.value.includes(t))) ?? null;
+}
+
+const RUNG_BEFORE = /(?:[\p{L}\p{N}]+[\s-]+)?[\p{L}\p{N}]+$/u;
+const RUNG_AFTER = /^[\p{L}\p{N}]+(?:[\s-]+[\p{L}\p{N}]+)?/u;
+
+/** Whether the one or two words are a rung ("VP", "C-level", "team lead"), or end (`before`) or start with one. */
+function rungAt(words: string, before: boolean): boolean {
+  if (SENIORITY_INDEX.exact(words) !== undefined) return true;
+  const one = (before ? /[\p{L}\p{N}]+$/u : /^[\p{L}\p{N}]+/u).exec(words)?.[0];
+  return one !== undefined && one !== words && SENIORITY_INDEX.exact(one) !== undefined;
+}
+
+/**
+ * A dash between two rungs is a range ("Manager – VP", "Manager-Director"): it becomes "to". With
+ * `other`, any other dash standing between words (a spaced hyphen, an en or em dash) becomes
+ * `other`; a hyphen inside a word ("C-level", "co-founder") stays.
+ */
+export function seniorityDashes(text: string, other?: string): string {
+  return text.replace(/[–—]|-+/g, (dash: string, offset: number) => {
+    const end = offset + dash.length;
+    const left = RUNG_BEFORE.exec(text.slice(Math.max(0, offset - 40), offset).trimEnd())?.[0] ?? '';
+    const right = RUNG_AFTER.exec(text.slice(end, end + 40).trimStart())?.[0] ?? '';
+    if (left && right && rungAt(left, true) && rungAt(right, false)) return ' to ';
+    const between = dash === '–' || dash === '—' || (/\s/.test(text[offset - 1] ?? ' ') && /\s/.test(text[end] ?? ' '));
+    return other !== undefined && between ? other : dash;
+  });
 }
 
 /** Functions named in a function field or list ("Finance & Accounting" → finance). */

@@ -21,6 +21,7 @@ import {
   TIER_LABEL,
   tierOfSeniority,
   TitleInfo,
+  withParentFunctions,
 } from './taxonomy';
 import { containsPhrase, joinList, unique } from './text';
 
@@ -94,7 +95,7 @@ export class ContactFacts {
     this.seniorityRaw = info.role.seniority;
     this.statedTier = this.seniorityRaw ? tierOfSeniority(this.seniorityRaw) : null;
     this.functionRaw = info.role.function;
-    this.statedFunctions = this.functionRaw ? functionsOf(this.functionRaw) : [];
+    this.statedFunctions = this.functionRaw ? withParentFunctions(functionsOf(this.functionRaw)) : [];
     this.country = info.location.country;
   }
 
@@ -115,8 +116,16 @@ export class ContactFacts {
     return info?.tier ? 'title' : null;
   }
 
+  /**
+   * The functions the title names: a Sales Engineer is in sales whatever the provider filed. The
+   * stated function only when the title names none ("Director", function Finance).
+   */
   get functions(): string[] {
-    return this.functionRaw ? this.statedFunctions : (this.titleInfo?.functions ?? []);
+    return this.functionsFromTitle ? (this.titleInfo?.functions ?? []) : this.statedFunctions;
+  }
+
+  get functionsFromTitle(): boolean {
+    return (this.titleInfo?.functions.length ?? 0) > 0;
   }
 }
 
@@ -150,7 +159,7 @@ export function matchTitle(pattern: TitlePattern, contact: ContactFacts): boolea
   if (pattern.codes.length > 0) return info ? pattern.codes.some((c) => info.codes.includes(c)) : null;
   if (pattern.tokens.length > 0 && !info) return null;
   const tier = contact.tier;
-  const functions = info && info.functions.length > 0 ? info.functions : contact.statedFunctions;
+  const functions = contact.functions;
   const tierOk = pattern.tiers.length === 0 ? true : tier ? pattern.tiers.includes(tier) : info ? false : null;
   const functionOk =
     pattern.functions.length === 0
@@ -251,15 +260,21 @@ export function check(criterion: Criterion, company: CompanyFacts, contact: Cont
       const expected = or([...criterion.functions.map((f) => FUNCTION_LABEL[f] ?? f), ...criterion.keywords.map((k) => k.text)]);
       if (!contact) return result('function', 'unknown', '', expected);
       const functions = contact.functions;
-      const source = contact.functionRaw || `${joinList(functions.map((f) => FUNCTION_LABEL[f] ?? f))} per title`;
-      const literal = contact.functionRaw ? keywordHit(criterion.keywords, [stemsOf(contact.functionRaw)]) : undefined;
-      if (functions.length === 0 && !literal) {
-        return contact.functionRaw
-          ? result('function', 'failed', contact.functionRaw, expected)
-          : result('function', 'unknown', '', expected);
+      const fromTitle = contact.functionsFromTitle;
+      const source = fromTitle ? `${joinList(functions.map((f) => FUNCTION_LABEL[f] ?? f))} per title` : contact.functionRaw;
+      // Words the taxonomy does not know ("Function: Sustainability") are looked for as written.
+      if (contact.title && keywordHit(criterion.keywords, [stemsOf(contact.title)]))
+        return result('function', 'passed', quote(contact.title), expected);
+      if (!fromTitle && contact.functionRaw && keywordHit(criterion.keywords, [stemsOf(contact.functionRaw)]))
+        return result('function', 'passed', contact.functionRaw, expected);
+      if (functions.length > 0) {
+        return result('function', criterion.functions.some((f) => functions.includes(f)) ? 'passed' : 'failed', source, expected);
       }
-      const passed = literal !== undefined || criterion.functions.some((f) => functions.includes(f));
-      return result('function', passed ? 'passed' : 'failed', source, expected);
+      if (contact.functionRaw) return result('function', 'failed', contact.functionRaw, expected);
+      // A title with no function ("Director") is not someone in the function asked for; only a
+      // contact with neither a title nor a function is unknown.
+      if (contact.title) return result('function', 'failed', `none in title ${quote(contact.title)}`, expected);
+      return result('function', 'unknown', '', expected);
     }
     case 'seniority': {
       const expected = or(criterion.tiers.map((t) => TIER_LABEL[t]));

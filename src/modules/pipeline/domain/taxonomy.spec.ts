@@ -1,6 +1,7 @@
 import {
   analyzeTitle,
   conceptClosure,
+  expandDefinedTitles,
   findSeniority,
   functionsOf,
   industryConcepts,
@@ -9,6 +10,7 @@ import {
   senioritiesOf,
   seniorityDashes,
   tierOfSeniority,
+  withParentFunctions,
 } from './taxonomy';
 
 describe('industry taxonomy', () => {
@@ -87,7 +89,7 @@ describe('analyzeTitle', () => {
     ['Director of Finance', [], 'director', ['finance']],
     ['Managing Director', [], 'c_level', ['general_management']],
     ['Engineering Manager', [], 'manager', ['engineering']],
-    ['Software Engineer', [], 'ic', ['engineering']],
+    ['Software Engineer', [], 'ic', ['software', 'engineering']],
     ['Account Executive', [], 'ic', ['sales']],
     ['Chief Growth Officer', ['chief_growth'], 'c_level', []],
     ['Senior Content Marketing Manager', [], 'manager', ['marketing']],
@@ -203,5 +205,44 @@ describe('seniorities and functions', () => {
     expect(functionsOf('Revenue')).toEqual(['sales']);
     expect(functionsOf('Human Resources')).toEqual(['hr']);
     expect(functionsOf('IT')).toEqual(['it']);
+  });
+
+  it('reads the narrowest function a word names, and the broader ones a title is part of', () => {
+    expect(functionsOf('Software Development')).toEqual(['software']);
+    expect(functionsOf('Procurement')).toEqual(['procurement']);
+    expect(withParentFunctions(['ml', 'software'])).toEqual(['ml', 'software', 'data', 'engineering']);
+  });
+
+  it.each([
+    ['Product Marketing Manager', ['marketing']],
+    ['Senior Product Manager', ['product']],
+    ['Customer Success Manager', ['customer_success']],
+    ['Sales Engineer', ['sales']],
+    ['Solutions Engineer', ['sales']],
+    ['Senior Backend Engineer', ['software', 'engineering']],
+    ['Manual QA Tester', ['qa', 'engineering']],
+    ['Data Engineer', ['data', 'engineering']],
+    ['Data Scientist', ['data']],
+    ['Machine Learning Engineer', ['ml', 'engineering', 'data']],
+    ['Technical Recruiter', ['hr']],
+    ['Talent Partner', ['hr']],
+    ['VP Technology', ['engineering']],
+    ['Media Buyer', ['marketing']],
+    ['Senior Buyer', ['procurement', 'operations']],
+    ['Head of Physical Security & Facilities', ['operations']],
+    ['IT Support Technician', ['it']],
+    ['Sales Operations Manager', ['revops', 'sales']],
+    ['Marketing Operations Manager', ['marketing']],
+    ['Accounts Payable Specialist', ['finance']],
+    ['Director', []],
+  ])('%s works in %j', (title, functions) => {
+    expect(analyzeTitle(title).functions).toEqual(functions);
+  });
+
+  it('reads an abbreviation defined in brackets as its expansion', () => {
+    expect(expandDefinedTitles('buyers, CPOs (Chief Procurement Officer).')).toBe('buyers, Chief Procurement Officer.');
+    expect(expandDefinedTitles('Titles: Chief Procurement Officer (CPO), VP Sales')).toBe('Titles: Chief Procurement Officer, VP Sales');
+    expect(expandDefinedTitles('CFOs (and controllers)')).toBe('CFOs (and controllers)');
+    expect(analyzeTitle('Chief Procurement Officer').codes).toEqual(['chief_procurement']);
   });
 });

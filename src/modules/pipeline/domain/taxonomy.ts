@@ -709,11 +709,23 @@ const C_SUITE: Array<[string, string[], string | null]> = [
   ['chief_commercial', ['chief commercial officer'], 'sales'],
   ['chief_sales', ['chief sales officer'], 'sales'],
   ['chief_risk', ['chief risk officer'], 'finance'],
+  ['chief_procurement', ['chief procurement officer', 'chief purchasing officer'], 'procurement'],
   ['chief_strategy', ['chief strategy officer'], null],
   ['chief_compliance', ['chief compliance officer'], 'legal'],
   ['cco', ['cco'], null],
   ['cso', ['cso'], null],
 ];
+
+/**
+ * An abbreviation defined in brackets means its expansion: "CPOs (Chief Procurement Officer)" and
+ * "Chief Procurement Officer (CPO)" are the procurement officer, not the Chief Product Officer
+ * "CPO" alone would be.
+ */
+export function expandDefinedTitles(text: string): string {
+  return text
+    .replace(/\b[A-Z]{2,6}s?\s*\(\s*([Cc]hief\s[^()]{1,60}?\s[Oo]fficers?)\s*\)/g, '$1')
+    .replace(/\b([Cc]hief\s[^()]{1,60}?\s[Oo]fficers?)\s*\(\s*[A-Z]{2,6}s?\s*\)/g, '$1');
+}
 
 /**
  * Rewrites into canonical tokens: C-suite codes (`@cfo`), seniority tiers (`@vp`), and one token
@@ -753,7 +765,7 @@ rule(['manager', 'mgr', 'senior manager', 'team lead', 'team leader', 'superviso
 rule(['individual contributor', 'ic'], ['@ic', '@entry']);
 rule(['senior', 'sr', 'snr', 'mid level', 'midlevel', 'mid senior', 'intermediate'], ['@ic']);
 rule(['junior', 'jr', 'entry level'], ['@entry']);
-rule(['account executive', 'ae'], ['accountexecutive']);
+rule(['account executive', 'ae', 'aes'], ['accountexecutive']);
 rule(['executive assistant'], ['executiveassistant']);
 rule(['sales development representative', 'sales development rep', 'sdr'], ['sdr']);
 rule(['business development representative', 'business development rep', 'bdr'], ['bdr']);
@@ -788,6 +800,30 @@ rule(['general counsel'], ['generalcounsel']);
 rule(['site reliability', 'sre'], ['sre']);
 rule(['full stack', 'fullstack'], ['fullstack']);
 rule(['business intelligence', 'bi'], ['bi']);
+rule(['deep learning', 'computer vision', 'natural language processing', 'nlp', 'mlops'], ['ml']);
+rule(['pm', 'pms'], ['product', '@manager']);
+// Titles whose words point at another function than their own: a Sales Engineer sells, a Product
+// Marketing Manager markets, a Media Buyer buys advertising, physical security is facilities work.
+rule(
+  [
+    'sales engineer',
+    'sales engineering',
+    'solutions engineer',
+    'solution engineer',
+    'solutions consultant',
+    'solution consultant',
+    'presales',
+    'pre sales',
+  ],
+  ['salesengineer'],
+);
+rule(['product marketing', 'pmm'], ['productmarketing']);
+rule(['product design', 'product designer'], ['design', 'designer']);
+rule(['marketing operations', 'marketing ops'], ['marketingops']);
+rule(['media buyer', 'media buying', 'media planner', 'media planning'], ['mediabuyer']);
+rule(['physical security', 'security guard', 'site security', 'loss prevention'], ['physicalsecurity']);
+rule(['information technology support', 'desktop support', 'help desk', 'helpdesk', 'service desk'], ['helpdesk']);
+rule(['accounts payable', 'accounts receivable'], ['accounting']);
 
 const TITLE_STOPWORDS = new Set([
   'of',
@@ -808,6 +844,11 @@ const TITLE_STOPWORDS = new Set([
   'acting',
 ]);
 
+/**
+ * Functions and the canonical title tokens that name them. A token names the narrowest function
+ * it belongs to ("backend" is software development, not all of engineering); `FUNCTION_PARENT`
+ * says which broader function a narrow one is part of.
+ */
 const FUNCTION_TOKENS: Record<string, string[]> = {
   finance: [
     'finance',
@@ -829,23 +870,18 @@ const FUNCTION_TOKENS: Record<string, string[]> = {
   engineering: [
     'engineering',
     'engineer',
-    'developer',
-    'software',
     'rnd',
     'devops',
     'sre',
     'platform',
     'architect',
     'architecture',
-    'qa',
     'technology',
     'technical',
-    'programmer',
-    'frontend',
-    'backend',
-    'fullstack',
     '@cto',
   ],
+  software: ['software', 'developer', 'programmer', 'frontend', 'backend', 'fullstack', 'ios', 'android'],
+  qa: ['qa', 'tester', 'test', 'testing'],
   it: ['it', 'sysadmin', 'helpdesk', 'infrastructure', 'network', 'networking', '@cio'],
   security: ['security', '@ciso'],
   sales: [
@@ -857,39 +893,100 @@ const FUNCTION_TOKENS: Record<string, string[]> = {
     'bdr',
     'commercial',
     'gtm',
-    'salesops',
-    'revops',
+    'salesengineer',
+    'salesperson',
+    'seller',
     '@cro',
     '@chief_sales',
     '@chief_commercial',
   ],
-  marketing: ['marketing', 'growth', 'brand', 'demandgen', 'content', 'communication', 'pr', 'seo', '@cmo'],
-  operations: ['operations', 'supplychain', 'logistics', 'procurement', 'purchasing', 'facility', 'revops', '@coo'],
+  revops: ['revops', 'salesops'],
+  marketing: [
+    'marketing',
+    'growth',
+    'brand',
+    'demandgen',
+    'content',
+    'communication',
+    'pr',
+    'seo',
+    'productmarketing',
+    'marketingops',
+    'mediabuyer',
+    'marketer',
+    '@cmo',
+  ],
+  operations: [
+    'operations',
+    'supplychain',
+    'logistics',
+    'facility',
+    'physicalsecurity',
+    'plant',
+    'warehouse',
+    'fulfillment',
+    'fulfilment',
+    'inventory',
+    'fleet',
+    '@coo',
+  ],
+  procurement: ['procurement', 'purchasing', 'sourcing', 'buyer', '@chief_procurement'],
   product: ['product', 'productowner', '@cpo'],
   hr: ['hr', 'people', 'talent', 'recruiting', 'recruiter', 'recruitment', 'compensation', '@chro'],
   legal: ['legal', 'counsel', 'generalcounsel', 'attorney', 'lawyer', 'compliance', 'paralegal', 'privacy', '@clo', '@chief_compliance'],
   customer_success: ['customersuccess', 'customersupport', 'customerexperience', 'support', '@chief_customer'],
-  data: ['data', 'analytics', 'datascience', 'bi', 'ml', 'ai', '@cdo', '@caio'],
+  data: ['data', 'analytics', 'datascience', 'bi', '@cdo'],
+  ml: ['ml', 'ai', '@caio'],
   design: ['design', 'designer', 'ux', 'ui', 'creative'],
   general_management: ['@ceo', 'founder', 'owner', 'president', 'managingdirector', 'generalmanager', 'executivedirector', 'chiefofstaff'],
 };
 
+/** A narrow function is part of a broader one: a backend developer works in engineering. */
+const FUNCTION_PARENT: Record<string, string> = {
+  software: 'engineering',
+  qa: 'engineering',
+  revops: 'sales',
+  procurement: 'operations',
+  ml: 'data',
+};
+
+/**
+ * Tokens that name a function only when nothing else in the title does: a Technical Recruiter
+ * recruits, a Commercial Finance Manager is in finance, a VP Technology is in engineering.
+ */
+const WEAK_FUNCTION_TOKENS = new Set(['technical', 'technology', 'commercial']);
+
 export const FUNCTION_LABEL: Record<string, string> = {
   finance: 'Finance',
   engineering: 'Engineering',
+  software: 'Software development',
+  qa: 'Quality assurance',
   it: 'IT',
   security: 'Security',
   sales: 'Sales',
+  revops: 'Revenue operations',
   marketing: 'Marketing',
   operations: 'Operations',
+  procurement: 'Procurement',
   product: 'Product',
   hr: 'Human Resources',
   legal: 'Legal',
   customer_success: 'Customer Success',
   data: 'Data',
+  ml: 'Machine learning and AI',
   design: 'Design',
   general_management: 'General Management',
 };
+
+/** The functions and every broader function they are part of. */
+export function withParentFunctions(functions: readonly string[]): string[] {
+  const out = [...functions];
+  for (let k = 0; k < out.length; k++) {
+    const parent = FUNCTION_PARENT[out[k]];
+    if (parent && !out.includes(parent)) out.push(parent);
+  }
+  return out;
+}
 
 const FUNCTIONS_OF_TOKEN = new Map<string, string[]>();
 for (const [fn, tokens] of Object.entries(FUNCTION_TOKENS)) {
@@ -959,11 +1056,18 @@ const IC_NOUNS = new Set([
   'expert',
   'evangelist',
   'advocate',
+  'salesengineer',
+  'mediabuyer',
+  'tester',
+  'seller',
 ]);
+
+/** Role nouns that say no more than their function: "junior marketers" are junior people in marketing. */
+const FUNCTION_NOUNS = new Set(['marketer', 'salesperson', 'seller']);
 
 /** Canonical tokens of a role noun, for callers that need to spot a title inside prose. */
 export function isRoleNoun(token: string): boolean {
-  return IC_NOUNS.has(token) || token.startsWith('@') || FUNCTION_TOKENS.general_management.includes(token);
+  return (IC_NOUNS.has(token) && !FUNCTION_NOUNS.has(token)) || token.startsWith('@') || FUNCTION_TOKENS.general_management.includes(token);
 }
 
 const TITLE_MODIFIERS = new Set([
@@ -1055,6 +1159,7 @@ export interface TitleInfo {
   tier: Tier | null;
   /** Whether the title names its rung ("Senior", "Junior", "Intern", "Manager", "VP"), not only a role ("Analyst"). */
   tierNamed: boolean;
+  /** The functions the title names, with the broader functions they are part of. */
   functions: string[];
 }
 
@@ -1075,7 +1180,9 @@ export function analyzeTokens(tokens: readonly string[]): TitleInfo {
     tier = 'ic';
     tierNamed = tokens.some((t) => IC_LEVEL_WORDS.has(t));
   }
-  const functions = unique(tokens.flatMap((t) => FUNCTIONS_OF_TOKEN.get(t) ?? []));
+  const named = (list: readonly string[]) => unique(list.flatMap((t) => FUNCTIONS_OF_TOKEN.get(t) ?? []));
+  const own = named(tokens.filter((t) => !WEAK_FUNCTION_TOKENS.has(t)));
+  const functions = withParentFunctions(own.length > 0 ? own : named(tokens));
   return { tokens: [...tokens], codes, tier, tierNamed, functions };
 }
 
@@ -1394,7 +1501,7 @@ export function seniorityDashes(text: string, other?: string): string {
   });
 }
 
-/** Functions named in a function field or list ("Finance & Accounting" → finance). */
+/** Functions named in a function field or list, narrowest only ("Finance & Accounting" → finance). */
 export function functionsOf(text: string): string[] {
-  return analyzeTitle(text).functions;
+  return unique(canonicalTitleTokens(prepareTaxonomyText(text)).flatMap((t) => FUNCTIONS_OF_TOKEN.get(t) ?? []));
 }

@@ -28,7 +28,9 @@ import { resolvePlace, scanPlaces } from './geo';
 import { findRanges, invert, Measure, NumberRange } from './ranges';
 import {
   canonicalTitleTokens,
+  expandDefinedTitles,
   findSeniority,
+  FUNCTION_LABEL,
   functionsOf,
   functionsOfToken,
   INDUSTRY_INDEX,
@@ -43,7 +45,7 @@ import {
   TIERS,
   tierOfToken,
 } from './taxonomy';
-import { Token, unique } from './text';
+import { joinList, Token, unique } from './text';
 
 export type Subject = 'icp' | 'persona';
 
@@ -517,6 +519,7 @@ const IC_TIERS: readonly Tier[] = ['ic', 'entry'];
  */
 export function titlePattern(tokens: readonly Token[], prose: boolean, display = textOf(tokens)): TitlePattern | null {
   let canonical = canonicalTitleTokens(tokens);
+  let dropped = 0;
   const hints = new Set<Tier>();
   if (prose) {
     for (const t of canonical) {
@@ -524,11 +527,14 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
       if (t === 'leader' || t === 'leadership' || t === 'decisionmaker' || (t === 'maker' && canonical.includes('decision')))
         LEADERSHIP_HINT.forEach((h) => hints.add(h));
     }
+    dropped = canonical.filter((t) => !isTitleWord(t)).length;
     canonical = canonical.filter(isTitleWord);
     // "Finance people" means people in finance; "Head of People" is HR.
     const last = canonical[canonical.length - 1];
     if (last && PROSE_FILLERS.has(last) && canonical.slice(0, -1).some((t) => functionsOfToken(t).length > 0))
       canonical = canonical.slice(0, -1);
+    // "People in finance": alone, "people" are persons, not HR.
+    if (canonical.length > 0 && canonical.every((t) => t === 'people') && hints.size === 0) return null;
   }
   const codes = unique(canonical.filter((t) => t.startsWith('@') && !isTierToken(t)).map((t) => t.slice(1)));
   if (codes.length > 0) return { text: display, codes, tiers: [], functions: [], tokens: [] };
@@ -549,6 +555,8 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
     };
   }
   if (rest.length > 0 && rest.every((t) => functionsOfToken(t).length > 0 && !isRoleNoun(t))) {
+    // A function word among many others is a sentence, not a title: "as long as they write product code".
+    if (tiers.length === 0 && dropped >= 3) return null;
     return { text: display, codes: [], tiers, functions: unique(rest.flatMap(functionsOfToken)), tokens: [] };
   }
   if (rest.length === 0 && tiers.length === 0) return null;
@@ -556,36 +564,81 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
 }
 
 const isFunctionOnly = (p: TitlePattern) => p.codes.length === 0 && p.tiers.length === 0 && p.tokens.length === 0;
+const isTierOnly = (p: TitlePattern) => p.codes.length === 0 && p.functions.length === 0 && p.tokens.length === 0 && p.tiers.length > 0;
+
+/** After "in", "within", "across": a function there is the one meant ("directors in Finance", "everyone in sales"). */
+const DOMAIN_LEADS = new Set(['in', 'within', 'across']);
+const DOMAIN_FILLERS = new Set(['team', 'department', 'function', 'org', 'organisation', 'organization', 'side']);
+
+/** The functions the words after `start` name, when they name nothing else ("in the finance team", not "in financial services"). */
+function domainAt(tokens: readonly Token[], start: number, consumed: readonly boolean[]): { functions: string[]; text: string } | null {
+  const words: Token[] = [];
+  for (let j = start; j < tokens.length && words.length < 6; j++) {
+    const t = tokens[j];
+    if (consumed[j] || t.boundary || CHUNK_SEPARATORS.has(t.word) || PERSONA_CONTEXT.has(t.word)) break;
+    words.push(t);
+  }
+  const canonical = canonicalTitleTokens(words).filter((t) => !DOMAIN_FILLERS.has(t));
+  if (canonical.length === 0 || !canonical.every((t) => functionsOfToken(t).length > 0 && !isRoleNoun(t))) return null;
+  return { functions: unique(canonical.flatMap(functionsOfToken)), text: textOf(words.filter((t) => t.word !== 'the')) };
+}
+
+/** Whether every word of a chunk names a function ("Finance", "supply chain"), with nothing else ("Finance people"). */
+function isBareFunction(words: readonly Token[]): boolean {
+  const canonical = canonicalTitleTokens(words);
+  return canonical.length > 0 && canonical.every((t) => functionsOfToken(t).length > 0 && !isRoleNoun(t) && !PROSE_FILLERS.has(t));
+}
 
 /**
  * Titles in Persona prose: "Heads of engineering or CTOs at growing startups" is two titles; the
- * context after "at", "in", "with"… is dropped up to the next "or"/"and"/comma. A bare function
- * after a title borrows its tier: "VP Sales and Marketing" is VP Sales or VP Marketing.
+ * context after "at", "in", "with"… is dropped up to the next "or"/"and"/comma, except a function
+ * after "in" ("directors in Finance"). A bare function after a title borrows its tier: "VP Sales
+ * and Marketing" is VP Sales or VP Marketing; one before a title does too: "Finance and HR leaders".
  */
 function prosePatterns(tokens: readonly Token[], consumed: boolean[], accept: (p: TitlePattern) => boolean = () => true): TitlePattern[] {
   const patterns: TitlePattern[] = [];
   let chunk: number[] = [];
   let skipping = false;
+  let domain: { functions: string[]; text: string } | null = null;
   let previous: TitlePattern | null = null;
+  let bare: TitlePattern[] = [];
   const flush = (endOfClause: boolean) => {
-    if (chunk.length > 0) {
-      const words = chunk.map((k) => tokens[k]);
-      const pattern = titlePattern(words, true, textOf(trimToTitle(words)));
-      if (pattern) {
-        const inherited =
-          isFunctionOnly(pattern) && previous && previous.tiers.length > 0
-            ? { ...pattern, tiers: previous.tiers, text: `${previous.tiers.map((t) => TIER_LABEL[t]).join('/')} ${pattern.text}` }
-            : pattern;
-        if (accept(inherited)) {
-          patterns.push(inherited);
-          for (const k of chunk) consumed[k] = true;
+    const words = chunk.map((k) => tokens[k]);
+    let pattern = words.length > 0 ? titlePattern(words, true, textOf(trimToTitle(words))) : null;
+    if (domain && !pattern) pattern = { text: domain.text, codes: [], tiers: [], functions: domain.functions, tokens: [] };
+    else if (domain && pattern && isTierOnly(pattern))
+      pattern = { ...pattern, functions: domain.functions, text: `${pattern.text} in ${domain.text}` };
+    if (pattern) {
+      const inherited: TitlePattern =
+        isFunctionOnly(pattern) && previous && previous.tiers.length > 0
+          ? {
+              ...pattern,
+              tiers: previous.tiers,
+              text: `${previous.tiers.map((t) => TIER_LABEL[t]).join('/')} ${pattern.text}`,
+              ...(previous.vague ? { vague: true } : {}),
+            }
+          : pattern;
+      if (accept(inherited)) {
+        patterns.push(inherited);
+        for (const k of chunk) consumed[k] = true;
+        if (isFunctionOnly(inherited) && !domain && isBareFunction(words)) {
+          bare.push(inherited);
+        } else {
+          if (inherited.codes.length === 0 && inherited.tiers.length > 0 && inherited.functions.length > 0) {
+            for (const b of bare) Object.assign(b, { tiers: inherited.tiers }, inherited.vague ? { vague: true } : {});
+          }
+          bare = [];
         }
-        previous = inherited;
       }
+      previous = inherited;
     }
     chunk = [];
     skipping = false;
-    if (endOfClause) previous = null;
+    domain = null;
+    if (endOfClause) {
+      previous = null;
+      bare = [];
+    }
   };
   tokens.forEach((t, i) => {
     if (consumed[i] || (t.boundary && HARD_BOUNDARIES.has(t.word))) return flush(true);
@@ -593,6 +646,7 @@ function prosePatterns(tokens: readonly Token[], consumed: boolean[], accept: (p
     if (skipping) return;
     if (PERSONA_CONTEXT.has(t.word)) {
       skipping = true;
+      if (DOMAIN_LEADS.has(t.word)) domain = domainAt(tokens, i + 1, consumed);
       return;
     }
     if (!t.boundary) chunk.push(i);
@@ -904,8 +958,8 @@ class CriteriaBuilder {
 }
 
 /**
- * A stated seniority replaces the vague tiers of "leaders" and "executives": "Marketing leaders.
- * Seniority: Manager+" takes marketing managers.
+ * The title alternatives of a Persona as a whole. A stated seniority replaces the vague tiers of
+ * "leaders" and "executives": "Marketing leaders. Seniority: Manager+" takes marketing managers.
  */
 function personaPatterns(patterns: readonly TitlePattern[], seniorityStated: boolean): TitlePattern[] {
   const out: TitlePattern[] = [];
@@ -914,7 +968,19 @@ function personaPatterns(patterns: readonly TitlePattern[], seniorityStated: boo
     else if (p.functions.length > 0 || p.tokens.length > 0)
       out.push({ text: p.text, codes: p.codes, tiers: [], functions: p.functions, tokens: p.tokens });
   }
-  return dedupePatterns(out);
+  // A bare rung ("directors", "VPs") in a Persona that names a function is a rung of that
+  // function: "Director-level and above in Finance, so directors, VPs" does not take a sales
+  // director. A founder's general management is a role, not a domain.
+  const domain = unique(out.filter((p) => p.codes.length === 0).flatMap((p) => p.functions)).filter((f) => f !== 'general_management');
+  const inDomain = (p: TitlePattern) => ({
+    ...p,
+    functions: domain,
+    text: `${p.text} in ${joinList(
+      domain.map((f) => FUNCTION_LABEL[f] ?? f),
+      'or',
+    )}`,
+  });
+  return dedupePatterns(domain.length > 0 ? out.map((p) => (isTierOnly(p) ? inDomain(p) : p)) : out);
 }
 
 /** Titles that match the same way are one alternative, shown under all their names ("Founder/Owner"). */
@@ -932,7 +998,7 @@ function dedupePatterns(patterns: readonly TitlePattern[]): TitlePattern[] {
 /** The criteria a description states. Never throws; a description with no readable criterion gives `[]`. */
 export function parseCriteria(description: string, subject: Subject): Criterion[] {
   if (typeof description !== 'string' || description.trim() === '') return [];
-  const { labelled, prose } = splitLabelled(prepare(description));
+  const { labelled, prose } = splitLabelled(prepare(expandDefinedTitles(description.slice(0, MAX_PARSED_LENGTH))));
   const builder = new CriteriaBuilder(subject);
   for (const part of labelled) builder.labelled(part.kind, part.value);
   builder.prose(prose);

@@ -435,6 +435,85 @@ describe('DefaultEvaluator.evaluatePerson: seniority ranges', () => {
   });
 });
 
+describe('DefaultEvaluator.evaluatePerson: the function in a title', () => {
+  const evaluator = new DefaultEvaluator();
+  const noCompany = company();
+  const persona = (id: string, description: string): KbProfile => ({ id, name: description, description });
+  const financeDirectorPlus = persona('51', 'Function: Finance / Accounting\nSeniority: Director+');
+  const financeProse = persona('52', 'Director-level and above in Finance, so directors, VPs, CFOs.');
+  const productManagers = persona('53', 'Product managers and product leaders (PMs, Heads/VPs of Product)');
+  const dataScience = persona('54', 'Data scientists and ML engineers');
+  const developers = persona('55', 'Software developers: backend, frontend, full stack');
+  const marketers = persona('56', 'Function: Marketing\nSeniority: Manager and above');
+  const revOps = persona('57', 'Titles: Head of RevOps, VP Revenue Operations, Director of Sales Operations');
+  const procurement = persona('58', 'Procurement people: buyers, category managers, CPOs (Chief Procurement Officer)');
+  const security = persona('59', 'Function: Security\nSeniority: Head+');
+  const sustainability = persona('60', 'Function: Sustainability');
+
+  it.each<[string, KbProfile, string, Record<string, string>, boolean]>([
+    ['a finance director', financeDirectorPlus, 'Finance Director', {}, true],
+    ['a director of sales is not a finance leader', financeDirectorPlus, 'Director of Sales', { function: 'Sales' }, false],
+    ['an HR director is not a finance leader', financeDirectorPlus, 'HR Director', {}, false],
+    ['a bare "Director" does not pass on seniority alone', financeDirectorPlus, 'Director', { seniority: 'Director' }, false],
+    ['a bare "Director" the provider files under Finance', financeDirectorPlus, 'Director', { function: 'Finance' }, true],
+    ['a senior accountant is one rung below', financeDirectorPlus, 'Senior Accountant', {}, false],
+    ['a bare rung in prose takes the Persona’s function', financeProse, 'Director of Sales', {}, false],
+    ['a finance director in prose', financeProse, 'Finance Director', {}, true],
+    ['a VP of finance in prose', financeProse, 'VP Finance', {}, true],
+    ['a finance manager is below "director-level and above"', financeProse, 'Finance Manager', {}, false],
+    ['a product manager', productManagers, 'Senior Product Manager', {}, true],
+    ['a head of product', productManagers, 'Head of Product', {}, true],
+    ['a product marketing manager markets', productManagers, 'Product Marketing Manager', { function: 'Product Management' }, false],
+    ['a customer success manager is no product manager', productManagers, 'Customer Success Manager', {}, false],
+    ['a project manager is no product manager', productManagers, 'Project Manager', {}, false],
+    ['a head of sales is no product leader', productManagers, 'Head of Sales', {}, false],
+    ['an ML engineer', dataScience, 'Machine Learning Engineer', {}, true],
+    ['a data engineer is not a data scientist', dataScience, 'Data Engineer', { function: 'Data Science' }, false],
+    ['a backend engineer', developers, 'Senior Backend Engineer', {}, true],
+    ['a sales engineer is no developer', developers, 'Sales Engineer', { function: 'Engineering' }, false],
+    ['a manual tester is no developer', developers, 'Manual QA Tester', { function: 'Engineering' }, false],
+    ['a technical recruiter is no developer', developers, 'Technical Recruiter', {}, false],
+    ['a brand manager', marketers, 'Brand Manager', {}, true],
+    ['a talent partner is not a marketer', marketers, 'Talent Partner', { seniority: 'Manager' }, false],
+    ['an account manager is in sales', marketers, 'Account Manager', { function: 'Sales' }, false],
+    ['a sales operations director is RevOps', revOps, 'Director of Revenue Operations', {}, true],
+    ['a VP of sales is not RevOps', revOps, 'VP Sales', {}, false],
+    ['marketing operations is not RevOps', revOps, 'Director of Marketing Operations', {}, false],
+    ['a purchasing buyer', procurement, 'Senior Buyer', {}, true],
+    ['the procurement officer the Persona defines', procurement, 'Chief Procurement Officer', {}, true],
+    ['a chief product officer, though also "CPO"', procurement, 'Chief Product Officer', {}, false],
+    ['a media buyer buys advertising', procurement, 'Media Buyer', {}, false],
+    ['a head of security', security, 'Head of Security', {}, true],
+    ['physical security is facilities work', security, 'Head of Physical Security', { function: 'Security' }, false],
+    ['a function the taxonomy does not know, named in the title', sustainability, 'Head of Sustainability', {}, true],
+    ['and not a title without it', sustainability, 'Head of Sales', {}, false],
+  ])('%s', (_case, profile, title, role, matched) => {
+    const result = evaluator.evaluatePerson(contact(title, role), noCompany, [profile]);
+    if (matched) expectMatch(result, profile);
+    else expectNoMatch(result);
+  });
+
+  it('lets the title’s function win over the stated one, and says where it came from', () => {
+    const securityFunction = persona('61', 'Function: Security');
+    const result = evaluator.evaluatePerson(contact('Security Engineering Manager', { function: 'Engineering' }), noCompany, [
+      securityFunction,
+    ]);
+    expectMatch(result, securityFunction);
+    expect(result.reasoning).toContain('function Security and Engineering per title');
+  });
+
+  it('says that a bare title names no function', () => {
+    const { reasoning } = evaluator.evaluatePerson(contact('Director', { seniority: 'Director' }), noCompany, [financeDirectorPlus]);
+    expect(reasoning).toContain('function none in title "Director" (expected Finance)');
+  });
+
+  it('keeps a contact with neither title nor function unknown, not failed', () => {
+    const result = evaluator.evaluatePerson(contact('', { seniority: 'Director' }), noCompany, [financeDirectorPlus]);
+    expectMatch(result, financeDirectorPlus);
+    expect(result.reasoning).toContain('no data for function');
+  });
+});
+
 describe('DefaultEvaluator: choosing among profiles', () => {
   const evaluator = new DefaultEvaluator();
   const fintech: KbProfile = { id: '1', name: 'Fintech', description: 'Fintech companies' };

@@ -158,6 +158,7 @@ describe('seniorities and functions', () => {
     ['above manager', ['c_level', 'vp', 'director']],
     ['C-level only', ['c_level']],
     ['Founder, Owner', ['c_level']],
+    ['VP plus', ['c_level', 'vp']],
   ])('reads the seniority range "%s"', (text, tiers) => {
     expect(senioritiesOf(text)).toEqual(tiers);
   });
@@ -184,6 +185,7 @@ describe('seniorities and functions', () => {
   it('does not read a title for a rung', () => {
     const tiersIn = (text: string) => findSeniority(prepareTaxonomyText(text), false).map((hit) => hit.tiers);
     expect(tiersIn('Account Executives to managers')).toEqual([]);
+    expect(tiersIn('VPs plus directors, managers or senior engineers')).toEqual([]);
     expect(tiersIn('executive assistants and above')).toEqual([]);
   });
 

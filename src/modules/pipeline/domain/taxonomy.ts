@@ -1284,23 +1284,8 @@ const SENIORITY_OPERATORS: Array<[SeniorityOperator, string[]]> = [
   ['range', ['to', 'up to', 'through', 'thru', 'until', 'till', 'all the way to', 'all the way up to']],
   ['start', ['from', 'between', 'anywhere from']],
   ['and', ['and']],
-  [
-    'up',
-    [
-      'plus',
-      'and above',
-      'and up',
-      'and higher',
-      'and over',
-      'and beyond',
-      'or above',
-      'or higher',
-      'or more senior',
-      'or senior',
-      'upwards',
-    ],
-  ],
-  ['down', ['and below', 'or below', 'or lower', 'and under', 'or more junior', 'or junior', 'and down', 'downwards']],
+  ['up', ['and above', 'and up', 'and higher', 'and beyond', 'or above', 'or higher', 'or more senior', 'upwards']],
+  ['down', ['and below', 'or below', 'or lower', 'and under', 'or more junior', 'and down', 'downwards']],
   ['at_least', ['at least', 'minimum', 'min', 'no less senior than', 'no lower than', 'no more junior than']],
   ['at_most', ['up to', 'at most', 'max', 'maximum', 'no more senior than', 'no higher than', 'no more than']],
   ['below', ['below', 'beneath', 'less senior than', 'more junior than']],
@@ -1354,7 +1339,10 @@ function seniorityItems(tokens: readonly Token[], consumed?: readonly boolean[])
       i++;
       continue;
     }
-    if (token.word === '+' && last && 'rung' in last) {
+    // "Director+", "VP plus"; not "VPs plus directors".
+    const next = tokens[i + 1];
+    const ending = !next || next.boundary;
+    if ((token.word === '+' || (token.word === 'plus' && ending)) && last && 'rung' in last) {
       run.push({ start: i, end: i + 1, operators: ['up'] });
       i++;
       continue;

@@ -218,6 +218,13 @@ describe('parseCriteria: Personas', () => {
     ]);
   });
 
+  it('reads "senior management" as leaders, not as senior individual contributors', () => {
+    expect(find(parseCriteria('Senior management in finance', 'persona'), 'title').patterns[0]).toMatchObject({
+      tiers: ['c_level', 'vp', 'director'],
+      functions: ['finance'],
+    });
+  });
+
   it('lets a labelled seniority win over one in prose', () => {
     expect(find(parseCriteria('Finance people at C-level. Seniority: VP', 'persona'), 'seniority').tiers).toEqual(['vp']);
   });

@@ -765,6 +765,20 @@ rule(['manager', 'mgr', 'senior manager', 'team lead', 'team leader', 'superviso
 rule(['individual contributor', 'ic'], ['@ic', '@entry']);
 rule(['senior', 'sr', 'snr', 'mid level', 'midlevel', 'mid senior', 'intermediate'], ['@ic']);
 rule(['junior', 'jr', 'entry level'], ['@entry']);
+// Read as "leaders" (a hint of the top three rungs), not as "senior" plus a word.
+rule(
+  [
+    'senior management',
+    'upper management',
+    'top management',
+    'executive management',
+    'management team',
+    'senior leadership',
+    'leadership team',
+  ],
+  ['leadership'],
+);
+rule(['middle management', 'line management', 'line manager', 'people manager'], ['@manager']);
 rule(['account executive', 'ae', 'aes'], ['accountexecutive']);
 rule(['executive assistant'], ['executiveassistant']);
 rule(['sales development representative', 'sales development rep', 'sdr'], ['sdr']);

@@ -21,6 +21,7 @@ import {
   TIER_LABEL,
   tierOfSeniority,
   TitleInfo,
+  withParentFunctions,
 } from './taxonomy';
 import { containsPhrase, joinList, unique } from './text';
 
@@ -108,17 +109,37 @@ export class ContactFacts {
     this.seniorityRaw = info.role.seniority;
     this.statedTier = this.seniorityRaw ? tierOfSeniority(this.seniorityRaw) : null;
     this.functionRaw = info.role.function;
-    this.statedFunctions = this.functionRaw ? functionsOf(this.functionRaw) : [];
+    this.statedFunctions = this.functionRaw ? withParentFunctions(functionsOf(this.functionRaw)) : [];
     this.country = info.location.country;
   }
 
-  /** Stated seniority first; the title's only when the contact lacks one. */
+  /**
+   * The title's rung when the title names one ("Senior Manager", "VP", "Intern"): providers often
+   * file a senior manager as "Senior" or a VP as "Manager". Else the stated seniority, which refines
+   * a bare role ("Analyst", stated "Entry"). Else the title's role noun: an individual contributor.
+   */
   get tier(): Tier | null {
-    return this.seniorityRaw ? this.statedTier : (this.titleInfo?.tier ?? null);
+    return this.tierSource === 'stated' ? this.statedTier : (this.titleInfo?.tier ?? null);
   }
 
+  /** Where `tier` comes from; null when neither the title nor the stated seniority gives one. */
+  get tierSource(): 'title' | 'stated' | null {
+    const info = this.titleInfo;
+    if (info?.tier && info.tierNamed) return 'title';
+    if (this.statedTier) return 'stated';
+    return info?.tier ? 'title' : null;
+  }
+
+  /**
+   * The functions the title names: a Sales Engineer is in sales whatever the provider filed. The
+   * stated function only when the title names none ("Director", function Finance).
+   */
   get functions(): string[] {
-    return this.functionRaw ? this.statedFunctions : (this.titleInfo?.functions ?? []);
+    return this.functionsFromTitle ? (this.titleInfo?.functions ?? []) : this.statedFunctions;
+  }
+
+  get functionsFromTitle(): boolean {
+    return (this.titleInfo?.functions.length ?? 0) > 0;
   }
 }
 
@@ -153,8 +174,8 @@ export function matchTitle(pattern: TitlePattern, contact: ContactFacts): boolea
   const info = contact.titleInfo;
   if (pattern.codes.length > 0) return info ? pattern.codes.some((c) => info.codes.includes(c)) : null;
   if (pattern.tokens.length > 0 && !info) return null;
-  const tier = info?.tier ?? contact.statedTier;
-  const functions = info && info.functions.length > 0 ? info.functions : contact.statedFunctions;
+  const tier = contact.tier;
+  const functions = contact.functions;
   const tierOk = pattern.tiers.length === 0 ? true : tier ? pattern.tiers.includes(tier) : info ? false : null;
   const functionOk =
     pattern.functions.length === 0
@@ -263,24 +284,32 @@ export function check(criterion: Criterion, company: CompanyFacts, contact: Cont
       const expected = or([...criterion.functions.map((f) => FUNCTION_LABEL[f] ?? f), ...criterion.keywords.map((k) => k.text)]);
       if (!contact) return result('function', 'unknown', '', expected);
       const functions = contact.functions;
-      const source = contact.functionRaw || `${joinList(functions.map((f) => FUNCTION_LABEL[f] ?? f))} per title`;
-      const literal = contact.functionRaw ? keywordHit(criterion.keywords, [stemsOf(contact.functionRaw)]) : undefined;
-      if (functions.length === 0 && !literal) {
-        return contact.functionRaw
-          ? result('function', 'failed', contact.functionRaw, expected)
-          : result('function', 'unknown', '', expected);
+      const fromTitle = contact.functionsFromTitle;
+      const source = fromTitle ? `${joinList(functions.map((f) => FUNCTION_LABEL[f] ?? f))} per title` : contact.functionRaw;
+      // Words the taxonomy does not know ("Function: Sustainability") are looked for as written.
+      if (contact.title && keywordHit(criterion.keywords, [stemsOf(contact.title)]))
+        return result('function', 'passed', quote(contact.title), expected);
+      if (!fromTitle && contact.functionRaw && keywordHit(criterion.keywords, [stemsOf(contact.functionRaw)]))
+        return result('function', 'passed', contact.functionRaw, expected);
+      if (functions.length > 0) {
+        return result('function', criterion.functions.some((f) => functions.includes(f)) ? 'passed' : 'failed', source, expected);
       }
-      const passed = literal !== undefined || criterion.functions.some((f) => functions.includes(f));
-      return result('function', passed ? 'passed' : 'failed', source, expected);
+      if (contact.functionRaw) return result('function', 'failed', contact.functionRaw, expected);
+      // A title with no function ("Director") is not someone in the function asked for; only a
+      // contact with neither a title nor a function is unknown.
+      if (contact.title) return result('function', 'failed', `none in title ${quote(contact.title)}`, expected);
+      return result('function', 'unknown', '', expected);
     }
     case 'seniority': {
       const expected = or(criterion.tiers.map((t) => TIER_LABEL[t]));
       if (!contact) return result('seniority', 'unknown', '', expected);
       const tier = contact.tier;
-      if (contact.seniorityRaw)
-        return result('seniority', tier && criterion.tiers.includes(tier) ? 'passed' : 'failed', contact.seniorityRaw, expected);
-      if (!tier) return result('seniority', 'unknown', '', expected);
-      return result('seniority', criterion.tiers.includes(tier) ? 'passed' : 'failed', `${TIER_LABEL[tier]} per title`, expected);
+      if (!tier)
+        return contact.seniorityRaw
+          ? result('seniority', 'failed', contact.seniorityRaw, expected)
+          : result('seniority', 'unknown', '', expected);
+      const actual = contact.tierSource === 'stated' ? contact.seniorityRaw : `${TIER_LABEL[tier]} per title`;
+      return result('seniority', criterion.tiers.includes(tier) ? 'passed' : 'failed', actual, expected);
     }
     case 'exclusion':
       return checkExclusions(criterion, company, contact);

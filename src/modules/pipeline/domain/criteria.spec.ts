@@ -254,6 +254,7 @@ describe('parseCriteria: negation in prose', () => {
       const criteria = parseCriteria('Everyone in sales except SDRs/BDRs — so AEs, sales managers, sales leadership.', 'persona');
       expect(find(criteria, 'exclusion').titles.map((p) => p.text)).toEqual(['SDRs', 'BDRs']);
       expect(find(criteria, 'title').patterns.map((p) => p.text)).toEqual([
+        'sales',
         expect.stringContaining('AEs'),
         'sales managers',
         'sales leadership',
@@ -327,6 +328,105 @@ describe('parseCriteria: Personas', () => {
   it('reads "leaders" and "executives" as seniority', () => {
     const [leaders] = find(parseCriteria('Finance leaders', 'persona'), 'title').patterns;
     expect(leaders).toMatchObject({ tiers: ['c_level', 'vp', 'director'], functions: ['finance'] });
+  });
+
+  it('reads a seniority range in prose as the seniority, not as titles', () => {
+    const criteria = parseCriteria('Data scientists — ICs up to Head of Data Science.', 'persona');
+    expect(find(criteria, 'seniority').tiers).toEqual(['director', 'manager', 'ic', 'entry']);
+    expect(find(criteria, 'title').patterns.map((p) => p.tokens)).toEqual([['datascience']]);
+    expect(find(parseCriteria('Operations people, manager level or higher.', 'persona'), 'seniority').tiers).toEqual([
+      'c_level',
+      'vp',
+      'director',
+      'manager',
+    ]);
+    expect(find(parseCriteria('Finance execs at C-level: CFOs and the like.', 'persona'), 'seniority').tiers).toEqual(['c_level']);
+  });
+
+  it('lets a stated seniority replace the tiers "leaders" implies', () => {
+    const criteria = parseCriteria('HR leaders — HoD and up.', 'persona');
+    expect(find(criteria, 'title').patterns).toEqual([{ text: 'HR leaders', codes: [], tiers: [], functions: ['hr'], tokens: [] }]);
+    expect(find(criteria, 'seniority').tiers).toEqual(['c_level', 'vp', 'director']);
+    expect(find(parseCriteria('Marketing leaders. Seniority: Manager to VP', 'persona'), 'seniority').tiers).toEqual([
+      'vp',
+      'director',
+      'manager',
+    ]);
+  });
+
+  it('reads "senior management" as leaders, not as senior individual contributors', () => {
+    expect(find(parseCriteria('Senior management in finance', 'persona'), 'title').patterns[0]).toMatchObject({
+      tiers: ['c_level', 'vp', 'director'],
+      functions: ['finance'],
+    });
+  });
+
+  it('lets a labelled seniority win over one in prose', () => {
+    expect(find(parseCriteria('Finance people at C-level. Seniority: VP', 'persona'), 'seniority').tiers).toEqual(['vp']);
+  });
+
+  it('gives a bare rung the function the Persona names', () => {
+    const criteria = parseCriteria('Director-level and above in Finance, so directors, VPs, CFOs.', 'persona');
+    expect(find(criteria, 'title').patterns.map((p) => [p.codes, p.tiers, p.functions])).toEqual([
+      [[], [], ['finance']],
+      [[], ['director'], ['finance']],
+      [[], ['vp'], ['finance']],
+      [['cfo'], [], []],
+    ]);
+    expect(find(parseCriteria('Titles: Director, VP Finance', 'persona'), 'title').patterns[0]).toMatchObject({
+      tiers: ['director'],
+      functions: ['finance'],
+    });
+    expect(find(parseCriteria('Founders and directors', 'persona'), 'title').patterns[1]).toMatchObject({
+      tiers: ['director'],
+      functions: [],
+    });
+  });
+
+  it('reads a function after "in" as the one meant, but not an industry', () => {
+    expect(find(parseCriteria('Everyone in sales', 'persona'), 'title').patterns).toEqual([
+      { text: 'sales', codes: [], tiers: [], functions: ['sales'], tokens: [] },
+    ]);
+    expect(find(parseCriteria('Managers in the finance team', 'persona'), 'title').patterns[0]).toMatchObject({
+      tiers: ['manager'],
+      functions: ['finance'],
+    });
+    expect(find(parseCriteria('Directors in financial services', 'persona'), 'title').patterns[0]).toMatchObject({
+      tiers: ['director'],
+      functions: [],
+    });
+  });
+
+  it('lets a bare function before a title borrow its tiers', () => {
+    const patterns = find(parseCriteria('Finance, HR and IT directors', 'persona'), 'title').patterns;
+    expect(patterns.map((p) => [p.tiers, p.functions])).toEqual([
+      [['director'], ['finance']],
+      [['director'], ['hr']],
+      [['director'], ['it']],
+    ]);
+    expect(find(parseCriteria('Finance people and VP Sales', 'persona'), 'title').patterns[0]).toMatchObject({ tiers: [] });
+  });
+
+  it('names the narrowest function a title word names', () => {
+    expect(find(parseCriteria('Backend and frontend developers', 'persona'), 'title').patterns[0].functions).toEqual(['software']);
+    expect(find(parseCriteria('ML folks', 'persona'), 'title').patterns[0].functions).toEqual(['ml']);
+    expect(find(parseCriteria('Titles: VP Revenue Operations', 'persona'), 'title').patterns[0].functions).toEqual(['revops']);
+  });
+
+  it('reads "CPOs (Chief Procurement Officer)" as the procurement officer only', () => {
+    expect(find(parseCriteria('Buyers and CPOs (Chief Procurement Officer).', 'persona'), 'title').patterns.map((p) => p.codes)).toEqual([
+      [],
+      ['chief_procurement'],
+    ]);
+  });
+
+  it('does not read a sentence around a function word as a title', () => {
+    expect(parseCriteria('Software developers, as long as they write product code.', 'persona')).toEqual([
+      {
+        kind: 'title',
+        patterns: [{ text: 'Software developers', codes: [], tiers: [], functions: [], tokens: ['software', 'developer'] }],
+      },
+    ]);
   });
 
   it('keeps every word of a labelled title', () => {

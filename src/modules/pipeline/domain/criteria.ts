@@ -35,6 +35,9 @@ import { resolvePlace, scanPlaces } from './geo';
 import { findRanges, invert, Measure, mergeRanges, NumberRange, subtractRange } from './ranges';
 import {
   canonicalTitleTokens,
+  expandDefinedTitles,
+  findSeniority,
+  FUNCTION_LABEL,
   functionsOf,
   functionsOfToken,
   INDUSTRY_INDEX,
@@ -43,8 +46,10 @@ import {
   isTitleWord,
   prepareTaxonomyText,
   senioritiesOf,
+  seniorityDashes,
   Tier,
   TIER_LABEL,
+  TIERS,
   tierOfToken,
 } from './taxonomy';
 import { joinList, Token, unique } from './text';
@@ -67,6 +72,8 @@ export interface TitlePattern {
   tiers: Tier[];
   functions: string[];
   tokens: string[];
+  /** The tiers come from "leaders" or "executives", not a tier word; a stated seniority replaces them. */
+  vague?: boolean;
 }
 
 export interface Exclusions {
@@ -252,8 +259,9 @@ const normalizeLabel = (label: string) =>
     .trim();
 const LABEL_KIND = new Map<string, LabelKind>();
 for (const [kind, names] of Object.entries(LABELS) as Array<[LabelKind, string[]]>) for (const name of names) LABEL_KIND.set(name, kind);
+// Not after a hyphen: "C-level: CFOs, COOs" names a rung, not a "Level:" label.
 const LABEL_RE = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(${[...LABEL_KIND.keys()]
+  String.raw`(?<![\p{L}\p{N}-])(${[...LABEL_KIND.keys()]
     .sort((a, b) => b.length - a.length)
     .map((l) => l.replace(/ /g, String.raw`[\s_-]+`))
     .join('|')})\s*[:：]`,
@@ -757,9 +765,10 @@ const PERSONA_CONTEXT = new Set([
 const CHUNK_SEPARATORS = new Set([',', '/', '+', 'or', 'and', 'plus', 'either', 'nor']);
 const SOFT_MODIFIERS = new Set(['senior', 'principal']);
 const PROSE_FILLERS = new Set(['people', 'talent']);
-const HINT_WORDS = new Set(['executive', 'leader', 'leadership', 'maker', 'decisionmaker']);
+const HINT_WORDS = new Set(['executive', 'leader', 'leadership', 'maker', 'decisionmaker', 'management']);
 const LEADERSHIP_HINT: Tier[] = ['c_level', 'vp', 'director'];
 const EXECUTIVE_HINT: Tier[] = ['c_level', 'vp'];
+const IC_TIERS: readonly Tier[] = ['ic', 'entry'];
 
 /**
  * A title pattern from the words of one title. In prose, words that cannot be part of a title
@@ -767,6 +776,7 @@ const EXECUTIVE_HINT: Tier[] = ['c_level', 'vp'];
  */
 export function titlePattern(tokens: readonly Token[], prose: boolean, display = textOf(tokens)): TitlePattern | null {
   let canonical = canonicalTitleTokens(tokens);
+  let dropped = 0;
   const hints = new Set<Tier>();
   if (prose) {
     for (const t of canonical) {
@@ -774,26 +784,36 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
       if (t === 'leader' || t === 'leadership' || t === 'decisionmaker' || (t === 'maker' && canonical.includes('decision')))
         LEADERSHIP_HINT.forEach((h) => hints.add(h));
     }
+    dropped = canonical.filter((t) => !isTitleWord(t)).length;
     canonical = canonical.filter(isTitleWord);
     // "Finance people" means people in finance; "Head of People" is HR.
     const last = canonical[canonical.length - 1];
     if (last && PROSE_FILLERS.has(last) && canonical.slice(0, -1).some((t) => functionsOfToken(t).length > 0))
       canonical = canonical.slice(0, -1);
+    // "People in finance": alone, "people" are persons, not HR.
+    if (canonical.length > 0 && canonical.every((t) => t === 'people') && hints.size === 0) return null;
   }
   const codes = unique(canonical.filter((t) => t.startsWith('@') && !isTierToken(t)).map((t) => t.slice(1)));
   if (codes.length > 0) return { text: display, codes, tiers: [], functions: [], tokens: [] };
-  const tiers = unique([...canonical.map(tierOfToken).filter((t): t is Tier => t !== undefined), ...hints]);
+  // "Senior Product Manager" is a manager and "senior leaders" are leaders: beside a higher tier,
+  // a level word (senior, junior) only qualifies it.
+  const named = canonical.map(tierOfToken).filter((t): t is Tier => t !== undefined);
+  const high = named.filter((t) => !IC_TIERS.includes(t));
+  const tiers = high.length > 0 || hints.size > 0 ? unique([...high, ...hints]) : unique(named);
   const rest = canonical.filter((t) => !isTierToken(t));
-  if (tiers.some((t) => t !== 'ic')) {
+  if (tiers.some((t) => !IC_TIERS.includes(t))) {
     return {
       text: display,
       codes: [],
       tiers,
       functions: unique(rest.flatMap(functionsOfToken)),
       tokens: rest.filter((t) => functionsOfToken(t).length === 0 && !SOFT_MODIFIERS.has(t)),
+      ...(high.length === 0 ? { vague: true } : {}),
     };
   }
   if (rest.length > 0 && rest.every((t) => functionsOfToken(t).length > 0 && !isRoleNoun(t))) {
+    // A function word among many others is a sentence, not a title: "as long as they write product code".
+    if (tiers.length === 0 && dropped >= 3) return null;
     return { text: display, codes: [], tiers, functions: unique(rest.flatMap(functionsOfToken)), tokens: [] };
   }
   if (rest.length === 0 && tiers.length === 0) return null;
@@ -801,36 +821,81 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
 }
 
 const isFunctionOnly = (p: TitlePattern) => p.codes.length === 0 && p.tiers.length === 0 && p.tokens.length === 0;
+const isTierOnly = (p: TitlePattern) => p.codes.length === 0 && p.functions.length === 0 && p.tokens.length === 0 && p.tiers.length > 0;
+
+/** After "in", "within", "across": a function there is the one meant ("directors in Finance", "everyone in sales"). */
+const DOMAIN_LEADS = new Set(['in', 'within', 'across']);
+const DOMAIN_FILLERS = new Set(['team', 'department', 'function', 'org', 'organisation', 'organization', 'side']);
+
+/** The functions the words after `start` name, when they name nothing else ("in the finance team", not "in financial services"). */
+function domainAt(tokens: readonly Token[], start: number, consumed: readonly boolean[]): { functions: string[]; text: string } | null {
+  const words: Token[] = [];
+  for (let j = start; j < tokens.length && words.length < 6; j++) {
+    const t = tokens[j];
+    if (consumed[j] || t.boundary || CHUNK_SEPARATORS.has(t.word) || PERSONA_CONTEXT.has(t.word)) break;
+    words.push(t);
+  }
+  const canonical = canonicalTitleTokens(words).filter((t) => !DOMAIN_FILLERS.has(t));
+  if (canonical.length === 0 || !canonical.every((t) => functionsOfToken(t).length > 0 && !isRoleNoun(t))) return null;
+  return { functions: unique(canonical.flatMap(functionsOfToken)), text: textOf(words.filter((t) => t.word !== 'the')) };
+}
+
+/** Whether every word of a chunk names a function ("Finance", "supply chain"), with nothing else ("Finance people"). */
+function isBareFunction(words: readonly Token[]): boolean {
+  const canonical = canonicalTitleTokens(words);
+  return canonical.length > 0 && canonical.every((t) => functionsOfToken(t).length > 0 && !isRoleNoun(t) && !PROSE_FILLERS.has(t));
+}
 
 /**
  * Titles in Persona prose: "Heads of engineering or CTOs at growing startups" is two titles; the
- * context after "at", "in", "with"… is dropped up to the next "or"/"and"/comma. A bare function
- * after a title borrows its tier: "VP Sales and Marketing" is VP Sales or VP Marketing.
+ * context after "at", "in", "with"… is dropped up to the next "or"/"and"/comma, except a function
+ * after "in" ("directors in Finance"). A bare function after a title borrows its tier: "VP Sales
+ * and Marketing" is VP Sales or VP Marketing; one before a title does too: "Finance and HR leaders".
  */
 function prosePatterns(tokens: readonly Token[], consumed: boolean[], accept: (p: TitlePattern) => boolean = () => true): TitlePattern[] {
   const patterns: TitlePattern[] = [];
   let chunk: number[] = [];
   let skipping = false;
+  let domain: { functions: string[]; text: string } | null = null;
   let previous: TitlePattern | null = null;
+  let bare: TitlePattern[] = [];
   const flush = (endOfClause: boolean) => {
-    if (chunk.length > 0) {
-      const words = chunk.map((k) => tokens[k]);
-      const pattern = titlePattern(words, true, textOf(trimToTitle(words)));
-      if (pattern) {
-        const inherited =
-          isFunctionOnly(pattern) && previous && previous.tiers.length > 0
-            ? { ...pattern, tiers: previous.tiers, text: `${previous.tiers.map((t) => TIER_LABEL[t]).join('/')} ${pattern.text}` }
-            : pattern;
-        if (accept(inherited)) {
-          patterns.push(inherited);
-          for (const k of chunk) consumed[k] = true;
+    const words = chunk.map((k) => tokens[k]);
+    let pattern = words.length > 0 ? titlePattern(words, true, textOf(trimToTitle(words))) : null;
+    if (domain && !pattern) pattern = { text: domain.text, codes: [], tiers: [], functions: domain.functions, tokens: [] };
+    else if (domain && pattern && isTierOnly(pattern))
+      pattern = { ...pattern, functions: domain.functions, text: `${pattern.text} in ${domain.text}` };
+    if (pattern) {
+      const inherited: TitlePattern =
+        isFunctionOnly(pattern) && previous && previous.tiers.length > 0
+          ? {
+              ...pattern,
+              tiers: previous.tiers,
+              text: `${previous.tiers.map((t) => TIER_LABEL[t]).join('/')} ${pattern.text}`,
+              ...(previous.vague ? { vague: true } : {}),
+            }
+          : pattern;
+      if (accept(inherited)) {
+        patterns.push(inherited);
+        for (const k of chunk) consumed[k] = true;
+        if (isFunctionOnly(inherited) && !domain && isBareFunction(words)) {
+          bare.push(inherited);
+        } else {
+          if (inherited.codes.length === 0 && inherited.tiers.length > 0 && inherited.functions.length > 0) {
+            for (const b of bare) Object.assign(b, { tiers: inherited.tiers }, inherited.vague ? { vague: true } : {});
+          }
+          bare = [];
         }
-        previous = inherited;
       }
+      previous = inherited;
     }
     chunk = [];
     skipping = false;
-    if (endOfClause) previous = null;
+    domain = null;
+    if (endOfClause) {
+      previous = null;
+      bare = [];
+    }
   };
   tokens.forEach((t, i) => {
     if (consumed[i] || (t.boundary && HARD_BOUNDARIES.has(t.word))) return flush(true);
@@ -838,6 +903,7 @@ function prosePatterns(tokens: readonly Token[], consumed: boolean[], accept: (p
     if (skipping) return;
     if (PERSONA_CONTEXT.has(t.word)) {
       skipping = true;
+      if (DOMAIN_LEADS.has(t.word)) domain = domainAt(tokens, i + 1, consumed);
       return;
     }
     if (!t.boundary) chunk.push(i);
@@ -922,6 +988,7 @@ class CriteriaBuilder {
   private readonly functions: string[] = [];
   private readonly functionKeywords: Keyword[] = [];
   private readonly tiers: Tier[] = [];
+  private readonly proseTiers: Tier[] = [];
   private readonly excluded = emptyExclusions();
   private readonly extraProse: string[] = [];
 
@@ -935,7 +1002,8 @@ class CriteriaBuilder {
   }
 
   /** Whether the value gave anything for its label. */
-  private readLabelled(kind: LabelKind, value: string): boolean {
+  private readLabelled(kind: LabelKind, written: string): boolean {
+    const value = kind === 'seniority' ? seniorityDashes(written) : written;
     if (kind === 'employees' || kind === 'revenue') return this.readRanges(value, kind, 'labelled') || this.readSizeWords(value);
     if (kind === 'exclusion') return this.readExclusion(prepareTaxonomyText(value), false);
     const tokens = prepareTaxonomyText(value);
@@ -1124,6 +1192,16 @@ class CriteriaBuilder {
       const at = new Map(tokens.map((t, k) => [t, k]));
       for (const run of splitRuns(tokens, consumed, LIST_SEPARATORS)) {
         const words = textOf(run);
+        // Interns, trainees, working students are people, not the whole entry rung: "no interns" keeps juniors.
+        if (run.every((t) => PERSON_RUNG_WORDS.has(t.stem))) {
+          const pattern = titlePattern(run, false, words);
+          if (pattern && pattern.tokens.length > 0) {
+            x.titles.push(pattern);
+            pushUnique(x.labels, words);
+            for (const t of run) consumed[at.get(t) as number] = true;
+            continue;
+          }
+        }
         const tiers = senioritiesOf(run.some((t) => t.word === 'management') ? `${words} and above` : words);
         if (tiers.length === 0) continue;
         pushUnique(x.tiers, ...tiers);
@@ -1171,10 +1249,15 @@ class CriteriaBuilder {
   }
 
   private personaProse(text: string): void {
+    // A dash between clauses ends a title list; between two rungs it is a range ("Manager – VP").
+    const tokens = prepareTaxonomyText(seniorityDashes(text, ' ; '));
     // Lower-case "it" is the pronoun; the department is written "IT".
-    const tokens = prepareTaxonomyText(text);
     const consumed = tokens.map((t) => t.word === 'it' && !t.upper);
     for (const segment of findExclusionSegments(tokens, consumed)) this.readExclusion(segment, true);
+    for (const hit of findSeniority(tokens, false, consumed)) {
+      pushUnique(this.proseTiers, ...hit.tiers);
+      consumed.fill(true, hit.start, hit.end);
+    }
     this.patterns.push(...prosePatterns(tokens, consumed));
   }
 
@@ -1240,10 +1323,13 @@ class CriteriaBuilder {
     const raised = this.sized('funding');
     if (raised) out.push({ kind: 'total_funding', ...raised, currency: this.currency.funding ?? '$' });
     if (this.types.length > 0) out.push({ kind: 'company_type', types: this.types });
-    if (this.patterns.length > 0) out.push({ kind: 'title', patterns: dedupePatterns(this.patterns) });
+    // A labelled seniority wins over one in prose, as a labelled range does.
+    const tiers = this.tiers.length > 0 ? this.tiers : TIERS.filter((t) => this.proseTiers.includes(t));
+    const patterns = personaPatterns(this.patterns, tiers.length > 0);
+    if (patterns.length > 0) out.push({ kind: 'title', patterns });
     if (this.functions.length > 0 || this.functionKeywords.length > 0)
       out.push({ kind: 'function', functions: this.functions, keywords: this.functionKeywords });
-    if (this.tiers.length > 0) out.push({ kind: 'seniority', tiers: this.tiers });
+    if (tiers.length > 0) out.push({ kind: 'seniority', tiers });
     const x = this.excluded;
     if (
       x.concepts.length +
@@ -1262,17 +1348,46 @@ class CriteriaBuilder {
   }
 }
 
+/** Words of the entry rung that name a kind of person; excluding them excludes those people, not the rung. */
+const PERSON_RUNG_WORDS = new Set(['intern', 'internship', 'trainee', 'apprentice', 'working', 'student', 'werkstudent']);
+
 /** The length of the industry phrase starting at `i`, 0 for none. */
 function industryLength(tokens: readonly Token[], i: number): number {
   const hit = INDUSTRY_INDEX.longestAt(tokens, i);
   return hit ? hit.end - hit.start : 0;
 }
 
+/**
+ * The title alternatives of a Persona as a whole. A stated seniority replaces the vague tiers of
+ * "leaders" and "executives": "Marketing leaders. Seniority: Manager+" takes marketing managers.
+ */
+function personaPatterns(patterns: readonly TitlePattern[], seniorityStated: boolean): TitlePattern[] {
+  const out: TitlePattern[] = [];
+  for (const p of patterns) {
+    if (!seniorityStated || !p.vague) out.push(p);
+    else if (p.functions.length > 0 || p.tokens.length > 0)
+      out.push({ text: p.text, codes: p.codes, tiers: [], functions: p.functions, tokens: p.tokens });
+  }
+  // A bare rung ("directors", "VPs") in a Persona that names a function is a rung of that
+  // function: "Director-level and above in Finance, so directors, VPs" does not take a sales
+  // director. A founder's general management is a role, not a domain.
+  const domain = unique(out.filter((p) => p.codes.length === 0).flatMap((p) => p.functions)).filter((f) => f !== 'general_management');
+  const inDomain = (p: TitlePattern) => ({
+    ...p,
+    functions: domain,
+    text: `${p.text} in ${joinList(
+      domain.map((f) => FUNCTION_LABEL[f] ?? f),
+      'or',
+    )}`,
+  });
+  return dedupePatterns(domain.length > 0 ? out.map((p) => (isTierOnly(p) ? inDomain(p) : p)) : out);
+}
+
 /** Titles that match the same way are one alternative, shown under all their names ("Founder/Owner"). */
 function dedupePatterns(patterns: readonly TitlePattern[]): TitlePattern[] {
   const byKey = new Map<string, TitlePattern>();
   for (const p of patterns) {
-    const key = JSON.stringify([p.codes, p.tiers, p.functions, p.tokens]);
+    const key = JSON.stringify([p.codes, p.tiers, p.functions, p.tokens, p.vague]);
     const seen = byKey.get(key);
     if (!seen) byKey.set(key, { ...p });
     else if (!seen.text.split('/').includes(p.text)) seen.text = `${seen.text}/${p.text}`;
@@ -1283,7 +1398,7 @@ function dedupePatterns(patterns: readonly TitlePattern[]): TitlePattern[] {
 /** The criteria a description states. Never throws; a description with no readable criterion gives `[]`. */
 export function parseCriteria(description: string, subject: Subject): Criterion[] {
   if (typeof description !== 'string' || description.trim() === '') return [];
-  const { labelled, prose } = splitLabelled(prepare(description));
+  const { labelled, prose } = splitLabelled(prepare(expandDefinedTitles(description.slice(0, MAX_PARSED_LENGTH))));
   const builder = new CriteriaBuilder(subject);
   for (const part of labelled) builder.labelled(part.kind, part.value);
   builder.prose(prose);

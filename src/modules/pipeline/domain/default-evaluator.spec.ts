@@ -427,14 +427,26 @@ describe('DefaultEvaluator.evaluatePerson', () => {
     expect(reasoning).toContain('title "Director" (expected CTO)');
   });
 
-  it('prefers the stated seniority and function over the title', () => {
-    expectNoMatch(evaluator.evaluatePerson(contact('VP Finance', { seniority: 'Manager' }), noCompany, [FINANCE_PERSONA]));
+  it('prefers the rung a title names over the stated seniority', () => {
+    const result = evaluator.evaluatePerson(contact('VP Finance', { seniority: 'Manager' }), noCompany, [FINANCE_PERSONA]);
+    expectMatch(result, FINANCE_PERSONA);
+    expect(result.reasoning).toContain('seniority VP per title');
+    expectNoMatch(evaluator.evaluatePerson(contact('Finance Manager', { seniority: 'Director' }), noCompany, [FINANCE_PERSONA]));
     expectMatch(
       evaluator.evaluatePerson(contact('VP Finance', { seniority: 'Vice President', function: 'Accounting' }), noCompany, [
         FINANCE_PERSONA,
       ]),
       FINANCE_PERSONA,
     );
+  });
+
+  it('lets the stated seniority place a title that names only a role', () => {
+    const support: KbProfile = { id: '29', name: 'Support', description: 'Function: Customer Support\nSeniority: Senior IC to Manager' };
+    expectNoMatch(evaluator.evaluatePerson(contact('Customer Support Associate', { seniority: 'Entry' }), noCompany, [support]));
+    const result = evaluator.evaluatePerson(contact('Customer Support Associate', { seniority: 'Senior' }), noCompany, [support]);
+    expectMatch(result, support);
+    expect(result.reasoning).toContain('seniority Senior');
+    expectMatch(evaluator.evaluatePerson(contact('Customer Support Specialist'), noCompany, [support]), support);
   });
 
   it('uses the stated seniority and function when the title is missing', () => {
@@ -467,6 +479,140 @@ describe('DefaultEvaluator.evaluatePerson', () => {
     const persona: KbProfile = { id: '27', name: 'Finance team', description: 'Finance people, not interns' };
     expectMatch(evaluator.evaluatePerson(contact('Financial Controller'), noCompany, [persona]), persona);
     expectNoMatch(evaluator.evaluatePerson(contact('Finance Intern'), noCompany, [persona]));
+  });
+});
+
+describe('DefaultEvaluator.evaluatePerson: seniority ranges', () => {
+  const evaluator = new DefaultEvaluator();
+  const noCompany = company();
+  const persona = (id: string, description: string): KbProfile => ({ id, name: description, description });
+  const teamLeadsToHeads = persona('41', 'Function: Engineering\nSeniority: from team leads up to heads of department');
+  const directorPlus = persona('42', 'Function: Finance\nSeniority: Director+');
+  const atLeastVp = persona('43', 'Sales leaders. Seniority: at least VP');
+  const belowCLevel = persona('44', 'Function: Finance. Seniority: below C-level');
+  const seniorIcToManager = persona('45', 'Function: Customer Support\nSeniority: Senior IC to Manager');
+  const icsToHead = persona('46', 'Data scientists — ICs up to Head of Data Science.');
+  const cLevelProse = persona('47', 'Finance execs at C-level: CFOs and the like.');
+  const leadersWithLevels = persona('48', 'Marketing leaders\nSeniority: Manager, Director, VP');
+  const managersThroughVps = persona('49', 'Operations people, managers through VPs.');
+
+  it.each<[string, KbProfile, string, Record<string, string>, boolean]>([
+    ['team lead is the bottom of "team leads up to heads"', teamLeadsToHeads, 'Engineering Team Lead', {}, true],
+    ['head of department is the top', teamLeadsToHeads, 'Head of Engineering', {}, true],
+    ['a VP is one rung above', teamLeadsToHeads, 'VP Engineering', {}, false],
+    ['a senior engineer is one rung below', teamLeadsToHeads, 'Senior Software Engineer', {}, false],
+    ['a director is the bottom of "Director+"', directorPlus, 'Finance Director', {}, true],
+    ['a CFO is above director', directorPlus, 'Chief Financial Officer', {}, true],
+    ['a finance manager is one rung below director', directorPlus, 'Finance Manager', {}, false],
+    ['an SVP is a VP', atLeastVp, 'SVP, Global Sales', {}, true],
+    ['a sales director is one rung below VP', atLeastVp, 'Sales Director', {}, false],
+    ['a VP is below C-level', belowCLevel, 'VP Finance', {}, true],
+    ['a CFO is not below C-level', belowCLevel, 'CFO', {}, false],
+    ['a senior IC is the bottom of "Senior IC to Manager"', seniorIcToManager, 'Senior Support Engineer', {}, true],
+    ['a team lead is the top', seniorIcToManager, 'Support Team Lead', {}, true],
+    ['entry level is one rung below', seniorIcToManager, 'Customer Support Associate', { seniority: 'Entry' }, false],
+    ['a director is one rung above', seniorIcToManager, 'Director of Customer Support', {}, false],
+    ['"Senior Manager" is a manager, not a senior IC', seniorIcToManager, 'Senior Customer Support Manager', { seniority: 'Senior' }, true],
+    ['the head named as the ceiling passes', icsToHead, 'Head of Data Science', {}, true],
+    ['a VP is above the head named as the ceiling', icsToHead, 'VP Data Science', {}, false],
+    ['a data scientist IC passes', icsToHead, 'Principal Data Scientist', {}, true],
+    ['"at C-level" takes the CFO', cLevelProse, 'Chief Financial Officer', {}, true],
+    ['"at C-level" fails a VP of the same function', cLevelProse, 'VP Finance', {}, false],
+    ['a stated seniority replaces what "leaders" implies', leadersWithLevels, 'Marketing Manager', {}, true],
+    ['and still bounds it', leadersWithLevels, 'Chief Marketing Officer', {}, false],
+    ['an individual contributor is below the listed levels', leadersWithLevels, 'Marketing Specialist', { seniority: 'Entry' }, false],
+    ['a manager is the bottom of "managers through VPs"', managersThroughVps, 'Operations Manager', {}, true],
+    ['a director lies between', managersThroughVps, 'Director of Operations', {}, true],
+    ['a COO is above it', managersThroughVps, 'Chief Operating Officer', {}, false],
+    ['an operations analyst is below it', managersThroughVps, 'Operations Analyst', {}, false],
+  ])('%s', (_case, profile, title, role, matched) => {
+    const result = evaluator.evaluatePerson(contact(title, role), noCompany, [profile]);
+    if (matched) expectMatch(result, profile);
+    else expectNoMatch(result);
+  });
+
+  it('says what seniority was expected', () => {
+    const { reasoning } = evaluator.evaluatePerson(contact('VP Engineering'), noCompany, [teamLeadsToHeads]);
+    expect(reasoning).toContain('seniority VP per title (expected Head/Director or Manager)');
+  });
+});
+
+describe('DefaultEvaluator.evaluatePerson: the function in a title', () => {
+  const evaluator = new DefaultEvaluator();
+  const noCompany = company();
+  const persona = (id: string, description: string): KbProfile => ({ id, name: description, description });
+  const financeDirectorPlus = persona('51', 'Function: Finance / Accounting\nSeniority: Director+');
+  const financeProse = persona('52', 'Director-level and above in Finance, so directors, VPs, CFOs.');
+  const productManagers = persona('53', 'Product managers and product leaders (PMs, Heads/VPs of Product)');
+  const dataScience = persona('54', 'Data scientists and ML engineers');
+  const developers = persona('55', 'Software developers: backend, frontend, full stack');
+  const marketers = persona('56', 'Function: Marketing\nSeniority: Manager and above');
+  const revOps = persona('57', 'Titles: Head of RevOps, VP Revenue Operations, Director of Sales Operations');
+  const procurement = persona('58', 'Procurement people: buyers, category managers, CPOs (Chief Procurement Officer)');
+  const security = persona('59', 'Function: Security\nSeniority: Head+');
+  const sustainability = persona('60', 'Function: Sustainability');
+
+  it.each<[string, KbProfile, string, Record<string, string>, boolean]>([
+    ['a finance director', financeDirectorPlus, 'Finance Director', {}, true],
+    ['a director of sales is not a finance leader', financeDirectorPlus, 'Director of Sales', { function: 'Sales' }, false],
+    ['an HR director is not a finance leader', financeDirectorPlus, 'HR Director', {}, false],
+    ['a bare "Director" does not pass on seniority alone', financeDirectorPlus, 'Director', { seniority: 'Director' }, false],
+    ['a bare "Director" the provider files under Finance', financeDirectorPlus, 'Director', { function: 'Finance' }, true],
+    ['a senior accountant is one rung below', financeDirectorPlus, 'Senior Accountant', {}, false],
+    ['a bare rung in prose takes the Persona’s function', financeProse, 'Director of Sales', {}, false],
+    ['a finance director in prose', financeProse, 'Finance Director', {}, true],
+    ['a VP of finance in prose', financeProse, 'VP Finance', {}, true],
+    ['a finance manager is below "director-level and above"', financeProse, 'Finance Manager', {}, false],
+    ['a product manager', productManagers, 'Senior Product Manager', {}, true],
+    ['a head of product', productManagers, 'Head of Product', {}, true],
+    ['a product marketing manager markets', productManagers, 'Product Marketing Manager', { function: 'Product Management' }, false],
+    ['a customer success manager is no product manager', productManagers, 'Customer Success Manager', {}, false],
+    ['a project manager is no product manager', productManagers, 'Project Manager', {}, false],
+    ['a head of sales is no product leader', productManagers, 'Head of Sales', {}, false],
+    ['an ML engineer', dataScience, 'Machine Learning Engineer', {}, true],
+    ['a data engineer is not a data scientist', dataScience, 'Data Engineer', { function: 'Data Science' }, false],
+    ['a backend engineer', developers, 'Senior Backend Engineer', {}, true],
+    ['a sales engineer is no developer', developers, 'Sales Engineer', { function: 'Engineering' }, false],
+    ['a manual tester is no developer', developers, 'Manual QA Tester', { function: 'Engineering' }, false],
+    ['a technical recruiter is no developer', developers, 'Technical Recruiter', {}, false],
+    ['a brand manager', marketers, 'Brand Manager', {}, true],
+    ['a talent partner is not a marketer', marketers, 'Talent Partner', { seniority: 'Manager' }, false],
+    ['an account manager is in sales', marketers, 'Account Manager', { function: 'Sales' }, false],
+    ['a sales operations director is RevOps', revOps, 'Director of Revenue Operations', {}, true],
+    ['a VP of sales is not RevOps', revOps, 'VP Sales', {}, false],
+    ['marketing operations is not RevOps', revOps, 'Director of Marketing Operations', {}, false],
+    ['a purchasing buyer', procurement, 'Senior Buyer', {}, true],
+    ['the procurement officer the Persona defines', procurement, 'Chief Procurement Officer', {}, true],
+    ['a chief product officer, though also "CPO"', procurement, 'Chief Product Officer', {}, false],
+    ['a media buyer buys advertising', procurement, 'Media Buyer', {}, false],
+    ['a head of security', security, 'Head of Security', {}, true],
+    ['physical security is facilities work', security, 'Head of Physical Security', { function: 'Security' }, false],
+    ['a function the taxonomy does not know, named in the title', sustainability, 'Head of Sustainability', {}, true],
+    ['and not a title without it', sustainability, 'Head of Sales', {}, false],
+  ])('%s', (_case, profile, title, role, matched) => {
+    const result = evaluator.evaluatePerson(contact(title, role), noCompany, [profile]);
+    if (matched) expectMatch(result, profile);
+    else expectNoMatch(result);
+  });
+
+  it('lets the title’s function win over the stated one, and says where it came from', () => {
+    const securityFunction = persona('61', 'Function: Security');
+    const result = evaluator.evaluatePerson(contact('Security Engineering Manager', { function: 'Engineering' }), noCompany, [
+      securityFunction,
+    ]);
+    expectMatch(result, securityFunction);
+    expect(result.reasoning).toContain('function Security and Engineering per title');
+  });
+
+  it('says that a bare title names no function', () => {
+    const { reasoning } = evaluator.evaluatePerson(contact('Director', { seniority: 'Director' }), noCompany, [financeDirectorPlus]);
+    expect(reasoning).toContain('function none in title "Director" (expected Finance)');
+  });
+
+  it('keeps a contact with neither title nor function unknown, not failed', () => {
+    const result = evaluator.evaluatePerson(contact('', { seniority: 'Director' }), noCompany, [financeDirectorPlus]);
+    expectMatch(result, financeDirectorPlus);
+    expect(result.reasoning).toContain('no data for function');
   });
 });
 

@@ -85,6 +85,17 @@ const WORDS = [
   'earlier',
   'at least',
   '–',
+  'Function:',
+  'Director',
+  'Manager',
+  'Junior',
+  'Senior IC',
+  'up to',
+  'through',
+  'below',
+  'plus',
+  '—',
+  'CPO (Chief Procurement Officer)',
 ];
 
 function randomText(next: () => number, maxLength: number): string {
@@ -165,6 +176,9 @@ describe('robustness', () => {
     parseCriteria('a'.repeat(50_000), 'icp');
     parseCriteria('111 '.repeat(10_000), 'icp');
     parseCriteria('Non-'.repeat(10_000), 'persona');
+    parseCriteria(`Seniority: ${'Manager – '.repeat(5_000)}`, 'persona');
+    parseCriteria('managers up to VPs in finance — '.repeat(1_500), 'persona');
+    parseCriteria('CPO (Chief '.repeat(5_000), 'persona');
     const long = 'x'.repeat(50_000);
     new DefaultEvaluator().evaluatePerson(
       { role: { title: long, seniority: long, function: long }, location: { country: long } } as unknown as ContactInfo,

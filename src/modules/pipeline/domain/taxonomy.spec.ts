@@ -1,4 +1,17 @@
-import { analyzeTitle, conceptClosure, functionsOf, industryConcepts, nameConcepts, senioritiesOf, tierOfSeniority } from './taxonomy';
+import {
+  analyzeTitle,
+  conceptClosure,
+  expandDefinedTitles,
+  findSeniority,
+  functionsOf,
+  industryConcepts,
+  nameConcepts,
+  prepareTaxonomyText,
+  senioritiesOf,
+  seniorityDashes,
+  tierOfSeniority,
+  withParentFunctions,
+} from './taxonomy';
 
 describe('industry taxonomy', () => {
   it.each([
@@ -96,9 +109,18 @@ describe('analyzeTitle', () => {
     ['Director of Finance', [], 'director', ['finance']],
     ['Managing Director', [], 'c_level', ['general_management']],
     ['Engineering Manager', [], 'manager', ['engineering']],
-    ['Software Engineer', [], 'ic', ['engineering']],
+    ['Software Engineer', [], 'ic', ['software', 'engineering']],
     ['Account Executive', [], 'ic', ['sales']],
     ['Chief Growth Officer', ['chief_growth'], 'c_level', []],
+    ['Senior Content Marketing Manager', [], 'manager', ['marketing']],
+    ['Senior Manager, Finance', [], 'manager', ['finance']],
+    ['Engineering Team Lead', [], 'manager', ['engineering']],
+    ['SVP, Global Sales', [], 'vp', ['sales']],
+    ['Senior Director, Strategy', [], 'director', []],
+    ['Co-Founder & Creative Director', [], 'c_level', ['design', 'general_management']],
+    ['Senior Accountant', [], 'ic', ['finance']],
+    ['Junior Data Analyst', [], 'entry', ['data']],
+    ['Marketing Intern', [], 'entry', ['marketing']],
   ])('%s', (title, codes, tier, functions) => {
     const info = analyzeTitle(title);
     expect(info.codes).toEqual(codes);
@@ -110,6 +132,13 @@ describe('analyzeTitle', () => {
     expect(analyzeTitle('Director').codes).toEqual([]);
     expect(analyzeTitle('Director').tier).toBe('director');
     expect(analyzeTitle('Vice President').tokens).not.toContain('president');
+  });
+
+  it('says whether the title names its rung or only a role', () => {
+    expect(analyzeTitle('Data Analyst')).toMatchObject({ tier: 'ic', tierNamed: false });
+    expect(analyzeTitle('Senior Data Analyst')).toMatchObject({ tier: 'ic', tierNamed: true });
+    expect(analyzeTitle('Staff Engineer')).toMatchObject({ tier: 'ic', tierNamed: true });
+    expect(analyzeTitle('Finance Manager')).toMatchObject({ tier: 'manager', tierNamed: true });
   });
 
   it('gives no tier or function for a title that states neither', () => {
@@ -124,14 +153,71 @@ describe('seniorities and functions', () => {
     expect(senioritiesOf('Head')).toEqual(['director']);
     expect(senioritiesOf('Director+')).toEqual(['c_level', 'vp', 'director']);
     expect(senioritiesOf('VP and above')).toEqual(['c_level', 'vp']);
-    expect(senioritiesOf('Individual contributor')).toEqual(['ic']);
+    expect(senioritiesOf('Individual contributor')).toEqual(['ic', 'entry']);
+  });
+
+  it.each([
+    ['Director+', ['c_level', 'vp', 'director']],
+    ['director-level and above', ['c_level', 'vp', 'director']],
+    ['Head/Director and above', ['c_level', 'vp', 'director']],
+    ['at least VP', ['c_level', 'vp']],
+    ['VP or higher', ['c_level', 'vp']],
+    ['HoD and up', ['c_level', 'vp', 'director']],
+    ['from team leads up to heads of department', ['director', 'manager']],
+    ['managers through VPs', ['vp', 'director', 'manager']],
+    ['Manager to VP', ['vp', 'director', 'manager']],
+    ['between managers and directors', ['director', 'manager']],
+    ['senior ICs to managers', ['manager', 'ic']],
+    ['Senior IC to Manager', ['manager', 'ic']],
+    ['Junior to Staff', ['ic', 'entry']],
+    ['entry level up to senior analyst', ['ic', 'entry']],
+    ['no more senior than director', ['director', 'manager', 'ic', 'entry']],
+    ['up to Head of Data', ['director', 'manager', 'ic', 'entry']],
+    ['below C-level', ['vp', 'director', 'manager', 'ic', 'entry']],
+    ['manager and below', ['manager', 'ic', 'entry']],
+    ['above manager', ['c_level', 'vp', 'director']],
+    ['C-level only', ['c_level']],
+    ['Founder, Owner', ['c_level']],
+    ['VP plus', ['c_level', 'vp']],
+  ])('reads the seniority range "%s"', (text, tiers) => {
+    expect(senioritiesOf(text)).toEqual(tiers);
+  });
+
+  it('reads a dash between two rungs as a range, and leaves hyphenated words alone', () => {
+    const dashes = (text: string, other?: string) => seniorityDashes(text, other).replace(/\s+/g, ' ');
+    expect(dashes('Manager – VP')).toBe('Manager to VP');
+    expect(dashes('Manager-Director')).toBe('Manager to Director');
+    expect(dashes('team lead — head of department')).toBe('team lead to head of department');
+    expect(dashes('C-level, mid-level, entry-level, co-founder', ' ; ')).toBe('C-level, mid-level, entry-level, co-founder');
+    expect(dashes('Sales leaders — VP Sales', ' ; ')).toBe('Sales leaders ; VP Sales');
+    expect(dashes('Sales leaders - VP Sales', ' ; ')).toBe('Sales leaders ; VP Sales');
+    expect(senioritiesOf(seniorityDashes('Manager – VP'))).toEqual(['vp', 'director', 'manager']);
+  });
+
+  it('reads a single rung in prose only when it is stated as a level', () => {
+    const tiersIn = (text: string) => findSeniority(prepareTaxonomyText(text), false).map((hit) => hit.tiers);
+    expect(tiersIn('Finance execs at C-level')).toEqual([['c_level']]);
+    expect(tiersIn('VP level only')).toEqual([['vp']]);
+    expect(tiersIn('Heads of engineering or CTOs')).toEqual([]);
+    expect(tiersIn('Data scientists, ICs up to Head of Data Science')).toEqual([['director', 'manager', 'ic', 'entry']]);
+  });
+
+  it('does not read a title for a rung', () => {
+    const tiersIn = (text: string) => findSeniority(prepareTaxonomyText(text), false).map((hit) => hit.tiers);
+    expect(tiersIn('Account Executives to managers')).toEqual([]);
+    expect(tiersIn('VPs plus directors, managers or senior engineers')).toEqual([]);
+    expect(tiersIn('executive assistants and above')).toEqual([]);
   });
 
   it('reads stated seniority as providers write it', () => {
     expect(tierOfSeniority('c_suite')).toBe('c_level');
     expect(tierOfSeniority('Executive')).toBe('c_level');
     expect(tierOfSeniority('vp')).toBe('vp');
-    expect(tierOfSeniority('Entry')).toBe('ic');
+    expect(tierOfSeniority('Entry')).toBe('entry');
+    expect(tierOfSeniority('Senior')).toBe('ic');
+    expect(tierOfSeniority('Intern')).toBe('entry');
+    expect(tierOfSeniority('Head')).toBe('director');
+    expect(tierOfSeniority('Founder')).toBe('c_level');
     expect(tierOfSeniority('whatever')).toBeNull();
   });
 
@@ -141,5 +227,44 @@ describe('seniorities and functions', () => {
     expect(functionsOf('Revenue')).toEqual(['sales']);
     expect(functionsOf('Human Resources')).toEqual(['hr']);
     expect(functionsOf('IT')).toEqual(['it']);
+  });
+
+  it('reads the narrowest function a word names, and the broader ones a title is part of', () => {
+    expect(functionsOf('Software Development')).toEqual(['software']);
+    expect(functionsOf('Procurement')).toEqual(['procurement']);
+    expect(withParentFunctions(['ml', 'software'])).toEqual(['ml', 'software', 'data', 'engineering']);
+  });
+
+  it.each([
+    ['Product Marketing Manager', ['marketing']],
+    ['Senior Product Manager', ['product']],
+    ['Customer Success Manager', ['customer_success']],
+    ['Sales Engineer', ['sales']],
+    ['Solutions Engineer', ['sales']],
+    ['Senior Backend Engineer', ['software', 'engineering']],
+    ['Manual QA Tester', ['qa', 'engineering']],
+    ['Data Engineer', ['data', 'engineering']],
+    ['Data Scientist', ['data']],
+    ['Machine Learning Engineer', ['ml', 'engineering', 'data']],
+    ['Technical Recruiter', ['hr']],
+    ['Talent Partner', ['hr']],
+    ['VP Technology', ['engineering']],
+    ['Media Buyer', ['marketing']],
+    ['Senior Buyer', ['procurement', 'operations']],
+    ['Head of Physical Security & Facilities', ['operations']],
+    ['IT Support Technician', ['it']],
+    ['Sales Operations Manager', ['revops', 'sales']],
+    ['Marketing Operations Manager', ['marketing']],
+    ['Accounts Payable Specialist', ['finance']],
+    ['Director', []],
+  ])('%s works in %j', (title, functions) => {
+    expect(analyzeTitle(title).functions).toEqual(functions);
+  });
+
+  it('reads an abbreviation defined in brackets as its expansion', () => {
+    expect(expandDefinedTitles('buyers, CPOs (Chief Procurement Officer).')).toBe('buyers, Chief Procurement Officer.');
+    expect(expandDefinedTitles('Titles: Chief Procurement Officer (CPO), VP Sales')).toBe('Titles: Chief Procurement Officer, VP Sales');
+    expect(expandDefinedTitles('CFOs (and controllers)')).toBe('CFOs (and controllers)');
+    expect(analyzeTitle('Chief Procurement Officer').codes).toEqual(['chief_procurement']);
   });
 });

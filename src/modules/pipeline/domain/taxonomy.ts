@@ -712,10 +712,15 @@ export function prepareTaxonomyText(text: string): Token[] {
 // ---------------------------------------------------------------------------------------------
 // Titles, functions, seniorities
 
-export type Tier = 'c_level' | 'vp' | 'director' | 'manager' | 'ic';
+/**
+ * The seniority ladder: entry/junior < individual contributor (mid-level and senior) < manager/team
+ * lead < head/director < VP < C-level. Founders, owners and partners sit on the top rung with the
+ * C-suite.
+ */
+export type Tier = 'c_level' | 'vp' | 'director' | 'manager' | 'ic' | 'entry';
 
 /** Most senior first. */
-export const TIERS: readonly Tier[] = ['c_level', 'vp', 'director', 'manager', 'ic'];
+export const TIERS: readonly Tier[] = ['c_level', 'vp', 'director', 'manager', 'ic', 'entry'];
 
 export const TIER_LABEL: Record<Tier, string> = {
   c_level: 'C-level',
@@ -723,6 +728,7 @@ export const TIER_LABEL: Record<Tier, string> = {
   director: 'Head/Director',
   manager: 'Manager',
   ic: 'Individual contributor',
+  entry: 'Entry level',
 };
 
 const TIER_TOKEN: Record<string, Tier> = {
@@ -731,6 +737,7 @@ const TIER_TOKEN: Record<string, Tier> = {
   '@director': 'director',
   '@manager': 'manager',
   '@ic': 'ic',
+  '@entry': 'entry',
 };
 
 /** C-suite codes as people write them, so "CRO" and "Chief Revenue Officer" are one title. */
@@ -752,11 +759,23 @@ const C_SUITE: Array<[string, string[], string | null]> = [
   ['chief_commercial', ['chief commercial officer'], 'sales'],
   ['chief_sales', ['chief sales officer'], 'sales'],
   ['chief_risk', ['chief risk officer'], 'finance'],
+  ['chief_procurement', ['chief procurement officer', 'chief purchasing officer'], 'procurement'],
   ['chief_strategy', ['chief strategy officer'], null],
   ['chief_compliance', ['chief compliance officer'], 'legal'],
   ['cco', ['cco'], null],
   ['cso', ['cso'], null],
 ];
+
+/**
+ * An abbreviation defined in brackets means its expansion: "CPOs (Chief Procurement Officer)" and
+ * "Chief Procurement Officer (CPO)" are the procurement officer, not the Chief Product Officer
+ * "CPO" alone would be.
+ */
+export function expandDefinedTitles(text: string): string {
+  return text
+    .replace(/\b[A-Z]{2,6}s?\s*\(\s*([Cc]hief\s[^()]{1,60}?\s[Oo]fficers?)\s*\)/g, '$1')
+    .replace(/\b([Cc]hief\s[^()]{1,60}?\s[Oo]fficers?)\s*\(\s*[A-Z]{2,6}s?\s*\)/g, '$1');
+}
 
 /**
  * Rewrites into canonical tokens: C-suite codes (`@cfo`), seniority tiers (`@vp`), and one token
@@ -793,8 +812,24 @@ rule(
 );
 rule(['director', 'dir', 'head', 'senior director', 'associate director', 'group director', 'global head'], ['@director']);
 rule(['manager', 'mgr', 'senior manager', 'team lead', 'team leader', 'supervisor'], ['@manager']);
-rule(['individual contributor'], ['@ic']);
-rule(['account executive', 'ae'], ['accountexecutive']);
+rule(['individual contributor', 'ic'], ['@ic', '@entry']);
+rule(['senior', 'sr', 'snr', 'mid level', 'midlevel', 'mid senior', 'intermediate'], ['@ic']);
+rule(['junior', 'jr', 'entry level'], ['@entry']);
+// Read as "leaders" (a hint of the top three rungs), not as "senior" plus a word.
+rule(
+  [
+    'senior management',
+    'upper management',
+    'top management',
+    'executive management',
+    'management team',
+    'senior leadership',
+    'leadership team',
+  ],
+  ['leadership'],
+);
+rule(['middle management', 'line management', 'line manager', 'people manager'], ['@manager']);
+rule(['account executive', 'ae', 'aes'], ['accountexecutive']);
 rule(['executive assistant'], ['executiveassistant']);
 rule(['sales development representative', 'sales development rep', 'sdr'], ['sdr']);
 rule(['business development representative', 'business development rep', 'bdr'], ['bdr']);
@@ -810,8 +845,6 @@ rule(['marketing', 'mktg'], ['marketing']);
 rule(['business development', 'biz dev', 'bizdev', 'bd'], ['businessdevelopment']);
 rule(['research and development', 'rnd', 'r and d'], ['rnd']);
 rule(['fp and a', 'fpa', 'financial planning and analysis'], ['fpa']);
-rule(['sr', 'snr'], ['senior']);
-rule(['jr'], ['junior']);
 rule(['exec'], ['executive']);
 rule(['acct'], ['account']);
 rule(['customer success', 'client success'], ['customersuccess']);
@@ -832,6 +865,30 @@ rule(['general counsel'], ['generalcounsel']);
 rule(['site reliability', 'sre'], ['sre']);
 rule(['full stack', 'fullstack'], ['fullstack']);
 rule(['business intelligence', 'bi'], ['bi']);
+rule(['deep learning', 'computer vision', 'natural language processing', 'nlp', 'mlops'], ['ml']);
+rule(['pm', 'pms'], ['product', '@manager']);
+// Titles whose words point at another function than their own: a Sales Engineer sells, a Product
+// Marketing Manager markets, a Media Buyer buys advertising, physical security is facilities work.
+rule(
+  [
+    'sales engineer',
+    'sales engineering',
+    'solutions engineer',
+    'solution engineer',
+    'solutions consultant',
+    'solution consultant',
+    'presales',
+    'pre sales',
+  ],
+  ['salesengineer'],
+);
+rule(['product marketing', 'pmm'], ['productmarketing']);
+rule(['product design', 'product designer'], ['design', 'designer']);
+rule(['marketing operations', 'marketing ops'], ['marketingops']);
+rule(['media buyer', 'media buying', 'media planner', 'media planning'], ['mediabuyer']);
+rule(['physical security', 'security guard', 'site security', 'loss prevention'], ['physicalsecurity']);
+rule(['information technology support', 'desktop support', 'help desk', 'helpdesk', 'service desk'], ['helpdesk']);
+rule(['accounts payable', 'accounts receivable'], ['accounting']);
 
 const TITLE_STOPWORDS = new Set([
   'of',
@@ -852,6 +909,11 @@ const TITLE_STOPWORDS = new Set([
   'acting',
 ]);
 
+/**
+ * Functions and the canonical title tokens that name them. A token names the narrowest function
+ * it belongs to ("backend" is software development, not all of engineering); `FUNCTION_PARENT`
+ * says which broader function a narrow one is part of.
+ */
 const FUNCTION_TOKENS: Record<string, string[]> = {
   finance: [
     'finance',
@@ -873,23 +935,18 @@ const FUNCTION_TOKENS: Record<string, string[]> = {
   engineering: [
     'engineering',
     'engineer',
-    'developer',
-    'software',
     'rnd',
     'devops',
     'sre',
     'platform',
     'architect',
     'architecture',
-    'qa',
     'technology',
     'technical',
-    'programmer',
-    'frontend',
-    'backend',
-    'fullstack',
     '@cto',
   ],
+  software: ['software', 'developer', 'programmer', 'frontend', 'backend', 'fullstack', 'ios', 'android'],
+  qa: ['qa', 'tester', 'test', 'testing'],
   it: ['it', 'sysadmin', 'helpdesk', 'infrastructure', 'network', 'networking', '@cio'],
   security: ['security', '@ciso'],
   sales: [
@@ -901,39 +958,100 @@ const FUNCTION_TOKENS: Record<string, string[]> = {
     'bdr',
     'commercial',
     'gtm',
-    'salesops',
-    'revops',
+    'salesengineer',
+    'salesperson',
+    'seller',
     '@cro',
     '@chief_sales',
     '@chief_commercial',
   ],
-  marketing: ['marketing', 'growth', 'brand', 'demandgen', 'content', 'communication', 'pr', 'seo', '@cmo'],
-  operations: ['operations', 'supplychain', 'logistics', 'procurement', 'purchasing', 'facility', 'revops', '@coo'],
+  revops: ['revops', 'salesops'],
+  marketing: [
+    'marketing',
+    'growth',
+    'brand',
+    'demandgen',
+    'content',
+    'communication',
+    'pr',
+    'seo',
+    'productmarketing',
+    'marketingops',
+    'mediabuyer',
+    'marketer',
+    '@cmo',
+  ],
+  operations: [
+    'operations',
+    'supplychain',
+    'logistics',
+    'facility',
+    'physicalsecurity',
+    'plant',
+    'warehouse',
+    'fulfillment',
+    'fulfilment',
+    'inventory',
+    'fleet',
+    '@coo',
+  ],
+  procurement: ['procurement', 'purchasing', 'sourcing', 'buyer', '@chief_procurement'],
   product: ['product', 'productowner', '@cpo'],
   hr: ['hr', 'people', 'talent', 'recruiting', 'recruiter', 'recruitment', 'compensation', '@chro'],
   legal: ['legal', 'counsel', 'generalcounsel', 'attorney', 'lawyer', 'compliance', 'paralegal', 'privacy', '@clo', '@chief_compliance'],
   customer_success: ['customersuccess', 'customersupport', 'customerexperience', 'support', '@chief_customer'],
-  data: ['data', 'analytics', 'datascience', 'bi', 'ml', 'ai', '@cdo', '@caio'],
+  data: ['data', 'analytics', 'datascience', 'bi', '@cdo'],
+  ml: ['ml', 'ai', '@caio'],
   design: ['design', 'designer', 'ux', 'ui', 'creative'],
   general_management: ['@ceo', 'founder', 'owner', 'president', 'managingdirector', 'generalmanager', 'executivedirector', 'chiefofstaff'],
 };
 
+/** A narrow function is part of a broader one: a backend developer works in engineering. */
+const FUNCTION_PARENT: Record<string, string> = {
+  software: 'engineering',
+  qa: 'engineering',
+  revops: 'sales',
+  procurement: 'operations',
+  ml: 'data',
+};
+
+/**
+ * Tokens that name a function only when nothing else in the title does: a Technical Recruiter
+ * recruits, a Commercial Finance Manager is in finance, a VP Technology is in engineering.
+ */
+const WEAK_FUNCTION_TOKENS = new Set(['technical', 'technology', 'commercial']);
+
 export const FUNCTION_LABEL: Record<string, string> = {
   finance: 'Finance',
   engineering: 'Engineering',
+  software: 'Software development',
+  qa: 'Quality assurance',
   it: 'IT',
   security: 'Security',
   sales: 'Sales',
+  revops: 'Revenue operations',
   marketing: 'Marketing',
   operations: 'Operations',
+  procurement: 'Procurement',
   product: 'Product',
   hr: 'Human Resources',
   legal: 'Legal',
   customer_success: 'Customer Success',
   data: 'Data',
+  ml: 'Machine learning and AI',
   design: 'Design',
   general_management: 'General Management',
 };
+
+/** The functions and every broader function they are part of. */
+export function withParentFunctions(functions: readonly string[]): string[] {
+  const out = [...functions];
+  for (let k = 0; k < out.length; k++) {
+    const parent = FUNCTION_PARENT[out[k]];
+    if (parent && !out.includes(parent)) out.push(parent);
+  }
+  return out;
+}
 
 const FUNCTIONS_OF_TOKEN = new Map<string, string[]>();
 for (const [fn, tokens] of Object.entries(FUNCTION_TOKENS)) {
@@ -1003,11 +1121,18 @@ const IC_NOUNS = new Set([
   'expert',
   'evangelist',
   'advocate',
+  'salesengineer',
+  'mediabuyer',
+  'tester',
+  'seller',
 ]);
+
+/** Role nouns that say no more than their function: "junior marketers" are junior people in marketing. */
+const FUNCTION_NOUNS = new Set(['marketer', 'salesperson', 'seller']);
 
 /** Canonical tokens of a role noun, for callers that need to spot a title inside prose. */
 export function isRoleNoun(token: string): boolean {
-  return IC_NOUNS.has(token) || token.startsWith('@') || FUNCTION_TOKENS.general_management.includes(token);
+  return (IC_NOUNS.has(token) && !FUNCTION_NOUNS.has(token)) || token.startsWith('@') || FUNCTION_TOKENS.general_management.includes(token);
 }
 
 const TITLE_MODIFIERS = new Set([
@@ -1092,18 +1217,38 @@ export interface TitleInfo {
   tokens: string[];
   /** C-suite codes without the `@` ("cfo"). */
   codes: string[];
-  /** Most senior tier the title names, or `ic` for a plain role noun; null when it says neither. */
+  /**
+   * Most senior tier the title names; `entry` for an intern or trainee, `ic` for a plain role noun;
+   * null when it says neither.
+   */
   tier: Tier | null;
+  /** Whether the title names its rung ("Senior", "Junior", "Intern", "Manager", "VP"), not only a role ("Analyst"). */
+  tierNamed: boolean;
+  /** The functions the title names, with the broader functions they are part of. */
   functions: string[];
 }
+
+/** Role nouns of the bottom rung. */
+const ENTRY_NOUNS = new Set(['intern', 'trainee', 'apprentice', 'student', 'werkstudent']);
+/** Words that place an individual contributor above entry level without a tier word ("Staff Engineer"). */
+const IC_LEVEL_WORDS = new Set(['principal', 'staff', 'lead']);
 
 export function analyzeTokens(tokens: readonly string[]): TitleInfo {
   const codes = unique(tokens.filter((t) => t.startsWith('@') && !(t in TIER_TOKEN)).map((t) => t.slice(1)));
   const tiers = tokens.map((t) => TIER_TOKEN[t]).filter((t): t is Tier => t !== undefined);
   let tier: Tier | null = tiers.length > 0 ? (TIERS.find((t) => tiers.includes(t)) ?? null) : null;
-  if (tier === null && tokens.some((t) => IC_NOUNS.has(t))) tier = 'ic';
-  const functions = unique(tokens.flatMap((t) => FUNCTIONS_OF_TOKEN.get(t) ?? []));
-  return { tokens: [...tokens], codes, tier, functions };
+  let tierNamed = tier !== null;
+  if (tier === null && tokens.some((t) => ENTRY_NOUNS.has(t))) {
+    tier = 'entry';
+    tierNamed = true;
+  } else if (tier === null && tokens.some((t) => IC_NOUNS.has(t))) {
+    tier = 'ic';
+    tierNamed = tokens.some((t) => IC_LEVEL_WORDS.has(t));
+  }
+  const named = (list: readonly string[]) => unique(list.flatMap((t) => FUNCTIONS_OF_TOKEN.get(t) ?? []));
+  const own = named(tokens.filter((t) => !WEAK_FUNCTION_TOKENS.has(t)));
+  const functions = withParentFunctions(own.length > 0 ? own : named(tokens));
+  return { tokens: [...tokens], codes, tier, tierNamed, functions };
 }
 
 /** "VP Sales" → tier VP, function Sales; "Chief Revenue Officer" → code cro, C-level, Sales. */
@@ -1113,8 +1258,9 @@ export function analyzeTitle(title: string): TitleInfo {
 
 // Seniority as data providers and people write it, which differs from titles: a stated seniority
 // of "Executive" means C-level, while "Account Executive" in a title is a salesperson.
-const SENIORITY_INDEX = new PhraseIndex<Tier>('stem');
-const seniority = (tier: Tier, phrases: string[]) => phrases.forEach((p) => SENIORITY_INDEX.add(p, tier));
+const SENIORITY_INDEX = new PhraseIndex<Tier[]>('stem');
+const seniority = (tiers: Tier | Tier[], phrases: string[]) =>
+  phrases.forEach((p) => SENIORITY_INDEX.add(p, typeof tiers === 'string' ? [tiers] : tiers));
 seniority('c_level', [
   'c level',
   'c suite',
@@ -1133,45 +1279,245 @@ seniority('c_level', [
   'board',
 ]);
 seniority('vp', ['vp', 'vice president', 'svp', 'evp', 'avp', 'vp level', 'senior vice president', 'executive vice president']);
-seniority('director', ['director', 'head', 'senior director', 'head of', 'dir', 'director level', 'heads']);
-seniority('manager', ['manager', 'management', 'lead', 'team lead', 'supervisor', 'mgr', 'senior manager', 'manager level', 'managerial']);
+seniority('director', [
+  'director',
+  'head',
+  'senior director',
+  'head of',
+  'dir',
+  'director level',
+  'heads',
+  'associate director',
+  'general manager',
+  'head of department',
+  'heads of department',
+  'department head',
+  'hod',
+]);
+seniority('manager', [
+  'manager',
+  'management',
+  'lead',
+  'team lead',
+  'team leader',
+  'supervisor',
+  'mgr',
+  'senior manager',
+  'assistant manager',
+  'manager level',
+  'managerial',
+  'people manager',
+]);
 seniority('ic', [
-  'individual contributor',
-  'ic',
   'senior',
-  'entry',
-  'entry level',
-  'junior',
+  'senior ic',
+  'senior individual contributor',
   'staff',
   'associate',
-  'intern',
-  'internship',
-  'trainee',
-  'non manager',
-  'non management',
   'professional',
-  'employee',
   'specialist',
-  'training',
   'mid level',
   'mid senior',
   'mid senior level',
   'experienced',
+  'intermediate',
 ]);
+seniority('entry', [
+  'entry',
+  'entry level',
+  'junior',
+  'intern',
+  'internship',
+  'trainee',
+  'training',
+  'unpaid',
+  'apprentice',
+  'graduate',
+  'working student',
+]);
+seniority(['ic', 'entry'], ['individual contributor', 'ic', 'non manager', 'non management', 'employee']);
 
-const AND_ABOVE =
-  /(?:\+|\band\s+(?:above|up|higher|over)\b|\bor\s+(?:above|higher|more\s+senior|senior)\b|\bplus\b|\bat\s+least\b|\bminimum\b)/i;
+type SeniorityOperator = 'range' | 'start' | 'and' | 'up' | 'down' | 'at_least' | 'at_most' | 'below' | 'above';
 
-/** Tiers named in a seniority list; "Director+" or "VP and above" includes every tier above. */
-export function senioritiesOf(text: string): Tier[] {
-  const found = new Set<Tier>();
-  for (const item of text.split(/[,;|/\n]|\bor\b/i)) {
-    const hits = SENIORITY_INDEX.scan(prepareTaxonomyText(item));
-    for (const hit of hits) {
-      found.add(hit.value);
-      if (AND_ABOVE.test(item)) for (const tier of TIERS.slice(0, TIERS.indexOf(hit.value))) found.add(tier);
+/**
+ * Words that turn rungs into a range. After a rung: "Director+" (`up`, with "+"), "VP or higher",
+ * "manager and below" (`down`). Before a rung: "at least VP", "no more senior than director",
+ * "below C-level" (exclusive), "above manager" (exclusive). Between two rungs (`range`): "team
+ * leads up to heads", "managers through VPs", with an optional "from" or "between" (`start`).
+ */
+const SENIORITY_OPERATORS: Array<[SeniorityOperator, string[]]> = [
+  ['range', ['to', 'up to', 'through', 'thru', 'until', 'till', 'all the way to', 'all the way up to']],
+  ['start', ['from', 'between', 'anywhere from']],
+  ['and', ['and']],
+  ['up', ['and above', 'and up', 'and higher', 'and beyond', 'or above', 'or higher', 'or more senior', 'upwards']],
+  ['down', ['and below', 'or below', 'or lower', 'and under', 'or more junior', 'and down', 'downwards']],
+  ['at_least', ['at least', 'minimum', 'min', 'no less senior than', 'no lower than', 'no more junior than']],
+  ['at_most', ['up to', 'at most', 'max', 'maximum', 'no more senior than', 'no higher than', 'no more than']],
+  ['below', ['below', 'beneath', 'less senior than', 'more junior than']],
+  ['above', ['above', 'more senior than']],
+];
+const OPERATOR_INDEX = new PhraseIndex<SeniorityOperator[]>('word');
+for (const [operator, phrases] of SENIORITY_OPERATORS) {
+  for (const phrase of phrases) {
+    const existing = OPERATOR_INDEX.exact(phrase);
+    if (existing) existing.push(operator);
+    else OPERATOR_INDEX.add(phrase, [operator]);
+  }
+}
+/** Words that may follow a rung without ending it: "director-level and above", "senior analysts to managers". */
+const RUNG_TAIL = new Set(['level', 'levels', 'rung', 'rungs', 'grade', 'role', 'roles', 'position', 'positions', 'title', 'titles']);
+
+export interface SeniorityHit {
+  start: number;
+  /** Exclusive. */
+  end: number;
+  tiers: Tier[];
+}
+
+type SeniorityItem = { start: number; end: number } & ({ rung: Tier[] } | { operators: SeniorityOperator[] });
+
+/** The tiers from the most senior to the most junior rung named, inclusive. */
+function span(from: Tier[], to: Tier[] = from): Tier[] {
+  const ranks = [...from, ...to].map((t) => TIERS.indexOf(t));
+  return TIERS.slice(Math.min(...ranks), Math.max(...ranks) + 1);
+}
+const above = (rung: Tier[]) => TIERS.slice(0, Math.min(...rung.map((t) => TIERS.indexOf(t))));
+const below = (rung: Tier[]) => TIERS.slice(Math.max(...rung.map((t) => TIERS.indexOf(t))) + 1);
+
+/**
+ * Rungs and the words between them, in order; any other word ends a run. A word after a rung
+ * that only says what the rung is ("level", a role noun: "senior analyst") is skipped.
+ */
+function seniorityItems(tokens: readonly Token[], consumed?: readonly boolean[]): SeniorityItem[][] {
+  const runs: SeniorityItem[][] = [];
+  let run: SeniorityItem[] = [];
+  const end = () => {
+    if (run.length > 0) runs.push(run);
+    run = [];
+  };
+  let i = 0;
+  while (i < tokens.length) {
+    const token = tokens[i];
+    const last = run[run.length - 1];
+    if (consumed?.[i]) {
+      end();
+      i++;
+      continue;
+    }
+    // "Director+", "VP plus"; not "VPs plus directors".
+    const next = tokens[i + 1];
+    const ending = !next || next.boundary;
+    if ((token.word === '+' || (token.word === 'plus' && ending)) && last && 'rung' in last) {
+      run.push({ start: i, end: i + 1, operators: ['up'] });
+      i++;
+      continue;
+    }
+    if (token.boundary) {
+      end();
+      i++;
+      continue;
+    }
+    const operator = OPERATOR_INDEX.longestAt(tokens, i);
+    if (operator) {
+      run.push({ start: i, end: operator.end, operators: operator.value });
+      i = operator.end;
+      continue;
+    }
+    const rung = SENIORITY_INDEX.longestAt(tokens, i);
+    if (rung && !inTitlePhrase(tokens, i, rung.end)) {
+      run.push({ start: i, end: rung.end, rung: rung.value });
+      i = rung.end;
+      continue;
+    }
+    if (last && 'rung' in last && (RUNG_TAIL.has(token.stem) || IC_NOUNS.has(token.stem))) {
+      last.end = i + 1;
+      i++;
+      continue;
+    }
+    end();
+    i++;
+  }
+  end();
+  return runs;
+}
+
+/**
+ * Seniorities stated in text: single rungs ("VP", in `list` mode only), ranges ("Senior IC to
+ * Manager", "from team leads up to heads of department"), open ranges ("Director+", "VP or
+ * higher", "at least VP") and ceilings ("no more senior than director", "below C-level"). In
+ * prose (`list` false) a single rung counts only as "at C-level" or "VP level only": elsewhere it
+ * is part of a title.
+ */
+export function findSeniority(tokens: readonly Token[], list: boolean, consumed?: readonly boolean[]): SeniorityHit[] {
+  const hits: SeniorityHit[] = [];
+  for (const run of seniorityItems(tokens, consumed)) {
+    let k = 0;
+    while (k < run.length) {
+      const item = run[k];
+      const next = run[k + 1];
+      const after = run[k + 2];
+      const has = (x: SeniorityItem | undefined, op: SeniorityOperator) => x !== undefined && 'operators' in x && x.operators.includes(op);
+      const rungOf = (x: SeniorityItem | undefined) => (x && 'rung' in x ? x.rung : null);
+      if ('operators' in item) {
+        const target = rungOf(next);
+        const startsRange = has(item, 'start') && target && (has(after, 'range') || has(after, 'and')) && rungOf(run[k + 3]);
+        if (startsRange) {
+          hits.push({ start: item.start, end: run[k + 3].end, tiers: span(target, rungOf(run[k + 3]) as Tier[]) });
+          k += 4;
+          continue;
+        }
+        if (target && (has(item, 'at_least') || has(item, 'at_most') || has(item, 'below') || has(item, 'above'))) {
+          const tiers = has(item, 'at_least')
+            ? span(target, ['c_level'])
+            : has(item, 'at_most')
+              ? span(target, ['entry'])
+              : has(item, 'below')
+                ? below(target)
+                : above(target);
+          hits.push({ start: item.start, end: next.end, tiers });
+          k += 2;
+          continue;
+        }
+        k++;
+        continue;
+      }
+      const rung = item.rung;
+      const to = rungOf(after);
+      if (has(next, 'range') && to) {
+        hits.push({ start: item.start, end: after.end, tiers: span(rung, to) });
+        k += 3;
+        continue;
+      }
+      if (has(next, 'up') || has(next, 'down')) {
+        hits.push({ start: item.start, end: next.end, tiers: has(next, 'up') ? span(rung, ['c_level']) : span(rung, ['entry']) });
+        k += 2;
+        continue;
+      }
+      if (list || statedAsLevel(tokens, item)) hits.push({ start: item.start, end: item.end, tiers: rung });
+      k++;
     }
   }
+  return hits;
+}
+
+/** Whether a rung word is part of a title phrase that names no tier: "Account Executive", "Executive Assistant". */
+function inTitlePhrase(tokens: readonly Token[], start: number, end: number): boolean {
+  const covering = [TITLE_RULES.longestAt(tokens, start - 1), TITLE_RULES.longestAt(tokens, start)];
+  return covering.some((hit) => hit !== null && hit.end >= end && hit.end - hit.start > end - start && !hit.value.some(isTierToken));
+}
+
+/** "at C-level", "at director level", "VP level only": a rung stated as such in prose. */
+function statedAsLevel(tokens: readonly Token[], item: { start: number; end: number }): boolean {
+  const words = tokens.slice(item.start, item.end).map((t) => t.word);
+  const following = tokens[item.end];
+  if (following && !following.boundary && following.word === 'only') return true;
+  const previous = tokens[item.start - 1];
+  return previous !== undefined && previous.word === 'at' && words.some((w) => w === 'level' || w === 'levels' || w === 'suite');
+}
+
+/** Tiers named in a seniority list; "Director+", "VP or higher" and "Manager to VP" include every tier between. */
+export function senioritiesOf(text: string): Tier[] {
+  const found = new Set(findSeniority(prepareTaxonomyText(text), true).flatMap((hit) => hit.tiers));
   return TIERS.filter((t) => found.has(t));
 }
 
@@ -1179,10 +1525,36 @@ export function senioritiesOf(text: string): Tier[] {
 export function tierOfSeniority(value: string): Tier | null {
   const hits = SENIORITY_INDEX.scan(prepareTaxonomyText(value));
   if (hits.length === 0) return null;
-  return TIERS.find((t) => hits.some((h) => h.value === t)) ?? null;
+  return TIERS.find((t) => hits.some((h) => h.value.includes(t))) ?? null;
 }
 
-/** Functions named in a function field or list ("Finance & Accounting" → finance). */
+const RUNG_BEFORE = /(?:[\p{L}\p{N}]+[\s-]+)?[\p{L}\p{N}]+$/u;
+const RUNG_AFTER = /^[\p{L}\p{N}]+(?:[\s-]+[\p{L}\p{N}]+)?/u;
+
+/** Whether the one or two words are a rung ("VP", "C-level", "team lead"), or end (`before`) or start with one. */
+function rungAt(words: string, before: boolean): boolean {
+  if (SENIORITY_INDEX.exact(words) !== undefined) return true;
+  const one = (before ? /[\p{L}\p{N}]+$/u : /^[\p{L}\p{N}]+/u).exec(words)?.[0];
+  return one !== undefined && one !== words && SENIORITY_INDEX.exact(one) !== undefined;
+}
+
+/**
+ * A dash between two rungs is a range ("Manager – VP", "Manager-Director"): it becomes "to". With
+ * `other`, any other dash standing between words (a spaced hyphen, an en or em dash) becomes
+ * `other`; a hyphen inside a word ("C-level", "co-founder") stays.
+ */
+export function seniorityDashes(text: string, other?: string): string {
+  return text.replace(/[–—]|-+/g, (dash: string, offset: number) => {
+    const end = offset + dash.length;
+    const left = RUNG_BEFORE.exec(text.slice(Math.max(0, offset - 40), offset).trimEnd())?.[0] ?? '';
+    const right = RUNG_AFTER.exec(text.slice(end, end + 40).trimStart())?.[0] ?? '';
+    if (left && right && rungAt(left, true) && rungAt(right, false)) return ' to ';
+    const between = dash === '–' || dash === '—' || (/\s/.test(text[offset - 1] ?? ' ') && /\s/.test(text[end] ?? ' '));
+    return other !== undefined && between ? other : dash;
+  });
+}
+
+/** Functions named in a function field or list, narrowest only ("Finance & Accounting" → finance). */
 export function functionsOf(text: string): string[] {
-  return analyzeTitle(text).functions;
+  return unique(canonicalTitleTokens(prepareTaxonomyText(text)).flatMap((t) => FUNCTIONS_OF_TOKEN.get(t) ?? []));
 }

@@ -45,6 +45,7 @@ import {
   isTierToken,
   isTitleWord,
   prepareTaxonomyText,
+  scanIndustries,
   senioritiesOf,
   seniorityDashes,
   Tier,
@@ -1013,7 +1014,7 @@ class CriteriaBuilder {
     switch (kind) {
       case 'industry': {
         const before = this.concepts.length + this.keywords.length;
-        pushUnique(this.concepts, ...INDUSTRY_INDEX.scan(tokens, { consumed }).map((h) => h.value));
+        pushUnique(this.concepts, ...scanIndustries(tokens, { consumed }).map((h) => h.value));
         for (const run of splitRuns(tokens, consumed, LIST_SEPARATORS)) pushKeyword(this.keywords, keywordOf(run));
         return found || this.concepts.length + this.keywords.length > before;
       }
@@ -1166,7 +1167,7 @@ class CriteriaBuilder {
       sized = scanSizes(tokens, consumed, industryLength);
       this.sizeWords.excluded.push(...sized);
       // Industries before places, so "VC" is venture capital here, not Saint Vincent.
-      for (const hit of INDUSTRY_INDEX.scan(tokens, { consumed })) {
+      for (const hit of scanIndustries(tokens, { consumed })) {
         pushUnique(x.concepts, hit.value);
         pushKeyword(x.nameTerms, keywordOf(tokens.slice(hit.start, hit.end)));
         label(hit.start, hit.end);
@@ -1245,7 +1246,7 @@ class CriteriaBuilder {
     this.addStages(scanStages(tokens, consumed, true));
     this.sizeWords.prose.push(...scanSizes(tokens, consumed, industryLength));
     this.readPlaces(tokens, consumed, true);
-    pushUnique(this.concepts, ...INDUSTRY_INDEX.scan(tokens, { consumed }).map((h) => h.value));
+    pushUnique(this.concepts, ...scanIndustries(tokens, { consumed }).map((h) => h.value));
   }
 
   private personaProse(text: string): void {

@@ -6,7 +6,7 @@
 import type { CompanyInfo, ContactInfo } from '../../buyers/buyer-shape';
 import { companyTypeOf, describeStages, stageLabel, stageOf, TYPE_LABEL } from './company-terms';
 import type { Criterion, Exclusions, Keyword, TitlePattern } from './criteria';
-import { countryName, resolveCountry } from './geo';
+import { countryName, resolveCountry, resolveState, stateCountry, stateName } from './geo';
 import { formatCount, formatMoney, formatRange, inRange } from './ranges';
 import {
   analyzeTitle,
@@ -52,6 +52,9 @@ export class CompanyFacts {
   readonly nameConcepts: string[];
   readonly country: string;
   readonly countryIso: string | null;
+  readonly state: string;
+  /** ISO 3166-2 ("US-NY"); null when the state is missing, unknown or not in the stated country. */
+  readonly stateIso: string | null;
   readonly stageRaw: string;
   readonly stage: string | null;
   /** The stage as a reasoning quotes it. */
@@ -67,6 +70,8 @@ export class CompanyFacts {
     this.nameConcepts = info.name ? nameConcepts(info.name) : [];
     this.country = info.location.country;
     this.countryIso = resolveCountry(this.country);
+    this.state = info.location.state ?? '';
+    this.stateIso = resolveState(this.state, this.countryIso);
     this.stageRaw = info.latest_funding_stage;
     this.typeRaw = info.company_type;
     this.type = companyTypeOf(this.typeRaw);
@@ -102,6 +107,7 @@ export class ContactFacts {
   readonly functionRaw: string;
   readonly statedFunctions: string[];
   readonly country: string;
+  readonly state: string;
 
   constructor(readonly info: ContactInfo) {
     this.title = info.role.title;
@@ -111,6 +117,7 @@ export class ContactFacts {
     this.functionRaw = info.role.function;
     this.statedFunctions = this.functionRaw ? withParentFunctions(functionsOf(this.functionRaw)) : [];
     this.country = info.location.country;
+    this.state = info.location.state ?? '';
   }
 
   /**
@@ -242,6 +249,21 @@ export function check(criterion: Criterion, company: CompanyFacts, contact: Cont
       const shown = iso && raw.length <= 3 && countryName(iso) !== raw ? `${raw} (${countryName(iso)})` : raw;
       return result('country', passed ? 'passed' : 'failed', shown, expected);
     }
+    case 'state': {
+      const expected = or(criterion.labels);
+      const own = criterion.of === 'contact' && contact && (contact.state || contact.country);
+      const rawCountry = own ? contact.country : company.country;
+      const countryIso = own ? (contact.country ? resolveCountry(contact.country) : null) : company.countryIso;
+      const rawState = own ? contact.state : company.state;
+      // A state implies its country: a company elsewhere fails whatever its state field says.
+      if (countryIso && criterion.elsewhere.includes(countryIso)) return result('state', 'passed', rawCountry, expected);
+      if (countryIso && !criterion.states.some((s) => stateCountry(s) === countryIso))
+        return result('state', 'failed', rawCountry, expected);
+      if (!rawState) return result('state', 'unknown', '', expected);
+      const iso = own ? resolveState(rawState, countryIso) : company.stateIso;
+      const shown = iso && stateName(iso) !== rawState ? `${rawState} (${stateName(iso)})` : rawState;
+      return result('state', iso && criterion.states.includes(iso) ? 'passed' : 'failed', shown, expected);
+    }
     case 'funding': {
       const expected = readAs(criterion.assumed, describeStages(criterion.stages));
       if (company.stage === null) return result('funding stage', 'unknown', '', expected);
@@ -353,6 +375,10 @@ function checkExclusions(x: Exclusions, company: CompanyFacts, contact: ContactF
   if (x.countries.length > 0 && company.country) {
     known = true;
     if (company.countryIso && x.countries.includes(company.countryIso)) hits.push(`country ${company.country}`);
+  }
+  if (x.states.length > 0 && company.state) {
+    known = true;
+    if (company.stateIso && x.states.includes(company.stateIso)) hits.push(`state ${company.state}`);
   }
   if (x.stages.length > 0 && company.stage !== null) {
     known = true;

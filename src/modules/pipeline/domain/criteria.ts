@@ -31,7 +31,7 @@
  * - ICPs ignore person labels (titles, functions, seniority).
  */
 import { scanSizes, scanStages, LIST_TYPES, PROSE_TYPES, SizeHit, STAGE_DASH, StageHit } from './company-terms';
-import { resolvePlace, scanPlaces } from './geo';
+import { countryName, namesUnitedStates, resolvePlace, scanPlaces, scanStates, stateCountry } from './geo';
 import { findRanges, invert, Measure, mergeRanges, NumberRange, subtractRange } from './ranges';
 import {
   canonicalTitleTokens,
@@ -86,6 +86,8 @@ export interface Exclusions {
   nameTerms: Keyword[];
   types: string[];
   countries: string[];
+  /** ISO 3166-2 codes ("US-TX"). */
+  states: string[];
   stages: string[];
   titles: TitlePattern[];
   tiers: Tier[];
@@ -102,6 +104,12 @@ export type Criterion =
   | { kind: 'employees'; ranges: NumberRange[]; assumed?: string }
   | { kind: 'revenue'; ranges: NumberRange[]; currency: string; assumed?: string }
   | { kind: 'country'; countries: string[]; labels: string[]; of: 'company' | 'contact' }
+  /**
+   * US states or Canadian provinces (ISO 3166-2, "US-NY"). A state implies its country;
+   * `elsewhere` are other countries the description names besides ("Texas or Germany"), where
+   * any state will do.
+   */
+  | { kind: 'state'; states: string[]; labels: string[]; elsewhere: string[]; of: 'company' | 'contact' }
   | { kind: 'funding'; stages: string[]; assumed?: string }
   | { kind: 'total_funding'; ranges: NumberRange[]; currency: string; assumed?: string }
   | { kind: 'company_type'; types: string[] }
@@ -119,7 +127,17 @@ export const MAX_PARSED_LENGTH = 20_000;
 // Labels
 
 type LabelKind =
-  'industry' | 'employees' | 'revenue' | 'country' | 'funding' | 'company_type' | 'exclusion' | 'title' | 'function' | 'seniority';
+  | 'industry'
+  | 'employees'
+  | 'revenue'
+  | 'country'
+  | 'state'
+  | 'funding'
+  | 'company_type'
+  | 'exclusion'
+  | 'title'
+  | 'function'
+  | 'seniority';
 
 const LABELS: Record<LabelKind, string[]> = {
   industry: [
@@ -186,6 +204,17 @@ const LABELS: Record<LabelKind, string[]> = {
     'market',
     'target markets',
     'target countries',
+  ],
+  state: [
+    'state',
+    'states',
+    'us state',
+    'us states',
+    'province',
+    'provinces',
+    'states and provinces',
+    'state or province',
+    'state province',
   ],
   funding: [
     'funding',
@@ -932,6 +961,7 @@ function emptyExclusions(): Exclusions {
     nameTerms: [],
     types: [],
     countries: [],
+    states: [],
     stages: [],
     titles: [],
     tiers: [],
@@ -983,6 +1013,8 @@ class CriteriaBuilder {
   private stagesAssumed = false;
   private readonly countries: string[] = [];
   private readonly countryLabels: string[] = [];
+  private readonly states: string[] = [];
+  private readonly stateLabels: string[] = [];
   private readonly stages: string[] = [];
   private readonly types: string[] = [];
   private readonly patterns: TitlePattern[] = [];
@@ -1018,8 +1050,15 @@ class CriteriaBuilder {
         for (const run of splitRuns(tokens, consumed, LIST_SEPARATORS)) pushKeyword(this.keywords, keywordOf(run));
         return found || this.concepts.length + this.keywords.length > before;
       }
-      case 'country':
-        return this.readPlaces(tokens, consumed, false) || found;
+      case 'country': {
+        // State names that are no country's name ("Location: Texas"); "Georgia" stays the country here.
+        const states = this.readStates(tokens, consumed, { labelled: false, usContext: false });
+        return this.readPlaces(tokens, consumed, false) || states || found;
+      }
+      case 'state': {
+        const states = this.readStates(tokens, consumed, { labelled: true, usContext: true });
+        return this.readPlaces(tokens, consumed, false) || states || found;
+      }
       case 'funding': {
         const hits = scanStages(tokens, consumed, false);
         this.addStages(hits);
@@ -1099,6 +1138,27 @@ class CriteriaBuilder {
     }
   }
 
+  private readStates(
+    tokens: readonly Token[],
+    consumed: boolean[],
+    options: { labelled: boolean; usContext: boolean },
+    into = { states: this.states, labels: this.stateLabels },
+  ): boolean {
+    const hits = scanStates(tokens, consumed, options);
+    for (const hit of hits) {
+      // "New York, New Jersey, Connecticut (tri-state area)": the group adds no state, so no label either.
+      if (hit.states.every((s) => into.states.includes(s))) continue;
+      pushUnique(into.states, ...hit.states);
+      pushUnique(into.labels, hit.label);
+    }
+    return hits.length > 0;
+  }
+
+  /** Whether "Georgia" in this text may be the US state: the description names the US or a US state. */
+  private usContext(tokens: readonly Token[]): boolean {
+    return this.countries.includes('US') || this.states.some((s) => stateCountry(s) === 'US') || namesUnitedStates(tokens);
+  }
+
   private readPlaces(
     tokens: readonly Token[],
     consumed: boolean[],
@@ -1172,6 +1232,10 @@ class CriteriaBuilder {
         pushKeyword(x.nameTerms, keywordOf(tokens.slice(hit.start, hit.end)));
         label(hit.start, hit.end);
       }
+      const states = { states: [] as string[], labels: [] as string[] };
+      this.readStates(tokens, consumed, { labelled: false, usContext: this.usContext(tokens) }, states);
+      pushUnique(x.states, ...states.states);
+      pushUnique(x.labels, ...states.labels.map((l) => `in ${l}`));
       const places = { countries: [] as string[], labels: [] as string[] };
       this.readPlaces(tokens, consumed, prose, places);
       pushUnique(x.countries, ...places.countries);
@@ -1245,6 +1309,7 @@ class CriteriaBuilder {
     pushUnique(this.types, ...PROSE_TYPES.scan(tokens, { consumed }).map((h) => h.value));
     this.addStages(scanStages(tokens, consumed, true));
     this.sizeWords.prose.push(...scanSizes(tokens, consumed, industryLength));
+    this.readStates(tokens, consumed, { labelled: false, usContext: this.usContext(tokens) });
     this.readPlaces(tokens, consumed, true);
     pushUnique(this.concepts, ...scanIndustries(tokens, { consumed }).map((h) => h.value));
   }
@@ -1306,11 +1371,23 @@ class CriteriaBuilder {
     if (employees) out.push({ kind: 'employees', ...employees });
     const revenue = this.sized('revenue');
     if (revenue) out.push({ kind: 'revenue', ...revenue, currency: this.currency.revenue ?? '$' });
+    // A state implies its country: "Texas or Germany" asks for the US too, and the state criterion narrows it.
+    const stateCountries = unique(this.states.map(stateCountry)).filter((c) => !this.countries.includes(c));
     if (this.countries.length > 0) {
       out.push({
         kind: 'country',
-        countries: this.countries,
-        labels: this.countryLabels,
+        countries: [...this.countries, ...stateCountries],
+        labels: [...this.countryLabels, ...stateCountries.map(countryName)],
+        of: this.subject === 'icp' ? 'company' : 'contact',
+      });
+    }
+    if (this.states.length > 0) {
+      const own = unique(this.states.map(stateCountry));
+      out.push({
+        kind: 'state',
+        states: this.states,
+        labels: this.stateLabels,
+        elsewhere: this.countries.filter((c) => !own.includes(c)),
         of: this.subject === 'icp' ? 'company' : 'contact',
       });
     }
@@ -1337,6 +1414,7 @@ class CriteriaBuilder {
         x.keywords.length +
         x.types.length +
         x.countries.length +
+        x.states.length +
         x.stages.length +
         x.titles.length +
         x.tiers.length +

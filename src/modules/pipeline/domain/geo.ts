@@ -4,6 +4,7 @@
  * and a region ("DACH", "Nordics", "APAC") is simply the set of its countries.
  */
 import { PhraseIndex, Token, tokenize } from './text';
+import { AMBIGUOUS_STATE_NAMES, STATE_GROUPS, STATES } from './vocabulary/states';
 
 /** `ISO2|ISO3|English name|alias;alias…` — aliases include adjectives a description might use ("German fintechs"). */
 const COUNTRIES = `
@@ -368,4 +369,127 @@ export function resolveCountry(value: string): string | null {
   const tokens = tokenize(text);
   const hits = GEO_INDEX.scan(tokens).filter((hit) => hit.value.countries.length === 1);
   return hits.length > 0 ? hits[hits.length - 1].value.countries[0] : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// States and provinces
+
+export interface StateMatch {
+  /** As a reasoning shows it: the state's name, or the group's name ("tri-state area"). */
+  label: string;
+  /** ISO 3166-2 codes: "US-NY". */
+  states: string[];
+}
+
+const STATE_LIST = STATES.trim()
+  .split('\n')
+  .map((line) => {
+    const [code, name, aliases = ''] = line.split('|');
+    return { code, name, aliases: aliases ? aliases.split(';') : [] };
+  });
+const STATE_BY_ISO = new Map(STATE_LIST.map((s) => [s.code, s]));
+/** Postal abbreviation ("ny") to ISO code ("US-NY"). */
+const STATE_BY_POSTAL = new Map(STATE_LIST.map((s) => [s.code.slice(3).toLowerCase(), s.code]));
+
+function stateIndex(withAmbiguous: boolean): PhraseIndex<StateMatch> {
+  const index = new PhraseIndex<StateMatch>('word');
+  for (const s of STATE_LIST) {
+    if (!withAmbiguous && AMBIGUOUS_STATE_NAMES.includes(s.name.toLowerCase())) continue;
+    const match = { label: s.name, states: [s.code] };
+    index.add(s.name, match);
+    // Short aliases in capitals ("DC", "PEI") are abbreviations, not words.
+    for (const alias of s.aliases) index.add(alias, match, alias.replace(/ /g, '').length <= 3);
+  }
+  for (const [names, codes] of STATE_GROUPS) {
+    const match = { label: names[0], states: codes.split(/\s+/) };
+    for (const name of names) index.add(name, match);
+  }
+  return index;
+}
+
+/** Every state name, "Georgia" included: under a "State:" label or where the US is the context. */
+const STATE_INDEX = stateIndex(true);
+/** Without names that are also countries: everywhere else. */
+const PLAIN_STATE_INDEX = stateIndex(false);
+
+export function stateName(code: string): string {
+  return STATE_BY_ISO.get(code)?.name ?? code;
+}
+
+/** The country a state is in: "US-NY" → "US". */
+export function stateCountry(code: string): string {
+  return code.slice(0, 2);
+}
+
+/** A postal abbreviation ("NY", "on") as a state code, or null. */
+export function statePostal(text: string): string | null {
+  return /^[A-Za-z]{2}$/.test(text) ? (STATE_BY_POSTAL.get(text.toLowerCase()) ?? null) : null;
+}
+
+/** Whether these tokens name the US (or a US state that is no country's name): the context in which "Georgia" is the state. */
+export function namesUnitedStates(tokens: readonly Token[]): boolean {
+  return (
+    GEO_INDEX.scan(tokens, { strictCase: true }).some((h) => h.value.countries.length === 1 && h.value.countries[0] === 'US') ||
+    PLAIN_STATE_INDEX.scan(tokens, { strictCase: true }).some((h) => h.value.states.some((s) => stateCountry(s) === 'US'))
+  );
+}
+
+/** Two-letter words that are also postal codes; in a labelled list they count only in capitals. */
+const WORDLIKE_CODES = new Set(['in', 'or', 'on', 'me', 'hi', 'ok', 'oh', 'pa', 'ma', 'la', 'id', 'al', 'de', 'co', 'ne', 'ar']);
+
+/**
+ * States named in text, marked in `consumed`. `labelled`: under a "State:" label, where
+ * postal codes count as list items and "Georgia" is the state. Elsewhere codes count only in
+ * capitals and in a list of at least two ("NY/NJ/CT"), and "Georgia" only when `usContext`.
+ */
+export function scanStates(
+  tokens: readonly Token[],
+  consumed: boolean[],
+  options: { labelled: boolean; usContext: boolean },
+): StateMatch[] {
+  const index = options.labelled || options.usContext ? STATE_INDEX : PLAIN_STATE_INDEX;
+  const found = index.scan(tokens, { consumed, strictCase: !options.labelled }).map((h) => ({ at: h.start, match: h.value }));
+  const codeAt = (i: number): string | null => {
+    const t = tokens[i];
+    if (!t || consumed[i] || t.boundary) return null;
+    if (!t.upper && (!options.labelled || WORDLIKE_CODES.has(t.word))) return null;
+    return statePostal(t.text);
+  };
+  const separator = (t: Token | undefined) => t !== undefined && ([',', '/', '|', '+'].includes(t.word) || ['and', 'or'].includes(t.word));
+  for (let i = 0; i < tokens.length; i++) {
+    if (!codeAt(i)) continue;
+    // A run of codes joined by separators: "NY/NJ/CT", "TX, CA and FL".
+    const run = [i];
+    let j = i;
+    while (separator(tokens[j + 1]) && codeAt(j + 2)) {
+      j += 2;
+      run.push(j);
+    }
+    const alone = (k: number) => k < 0 || k >= tokens.length || tokens[k].boundary || ['and', 'or'].includes(tokens[k].word);
+    const listItem = options.labelled && alone(i - 1) && alone(j + 1);
+    if (run.length >= 2 || listItem) {
+      for (const k of run) {
+        const code = statePostal(tokens[k].text) as string;
+        consumed[k] = true;
+        found.push({ at: k, match: { label: stateName(code), states: [code] } });
+      }
+    }
+    i = j;
+  }
+  return found.sort((a, b) => a.at - b.at).map((f) => f.match);
+}
+
+/**
+ * The ISO code of a Buyer's state field, however the provider spelled it ("New York", "NY",
+ * "ny", "New York, NY"); null when nothing in it names a state. The country, when known, must
+ * agree: "Georgia" in Georgia the country is no US state.
+ */
+export function resolveState(value: string, countryIso: string | null): string | null {
+  const text = value.trim();
+  if (!text) return null;
+  const fits = (code: string | null) => (code && (!countryIso || stateCountry(code) === countryIso) ? code : null);
+  const postal = statePostal(text);
+  if (postal) return fits(postal);
+  const hits = STATE_INDEX.scan(tokenize(text)).filter((h) => h.value.states.length === 1);
+  return hits.length > 0 ? fits(hits[hits.length - 1].value.states[0]) : null;
 }

@@ -15,6 +15,11 @@ function random(seed: number): () => number {
 const CHARS = 'abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 .,;:!?()[]{}-+$€£%&/\\\n\t"\'_=*#@~^<>|–—é中🙂\u0000\ud800';
 const WORDS = [
   'not',
+  'States:',
+  'Texas',
+  'Georgia',
+  'NY',
+  'tri-state',
   'no',
   'Series',
   'A',

@@ -6,7 +6,9 @@
  *   npm run eval                       the report
  *   npm run eval -- --min 0.98         and exit 1 below that agreement or on a clear false positive
  *   npm run eval -- --group negation   only that group's cases
+ *   npm run eval -- --dir eval/holdout  another set in the same format
  */
+import { resolve } from 'node:path';
 import { DefaultEvaluator } from '../src/modules/pipeline/domain/default-evaluator';
 import { formatTable } from '../bench/report';
 import { agreement, EvalReport, loadSets, score, Tally } from './eval-set';
@@ -60,7 +62,8 @@ function print(report: EvalReport): void {
 function main(): void {
   const group = option('--group');
   const min = option('--min');
-  const sets = loadSets().map(({ file, descriptions }) => ({
+  const dir = option('--dir');
+  const sets = loadSets(dir ? resolve(dir) : undefined).map(({ file, descriptions }) => ({
     file,
     descriptions: descriptions
       .map((d) => ({ ...d, cases: d.cases.filter((c) => !group || c.group === group) }))

@@ -288,6 +288,8 @@ describe('analyzeTitle: whom a role supports and what a role noun fixes', () => 
     ['Sales Engineer, Cybersecurity', ['sales']],
     ['Account Executive - Data Platform', ['sales']],
     ['Recruiter, Engineering', ['hr']],
+    ['Financial Reporting Manager', ['finance']],
+    ['Reporting Analyst', ['bi', 'data']],
     ['Network Security Engineer', ['it', 'security', 'engineering']],
   ])('"%s" is in %j', (title, functions) => {
     expect(analyzeTitle(title).functions).toEqual(functions);

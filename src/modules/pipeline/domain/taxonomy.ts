@@ -401,9 +401,10 @@ const FUNCTION_PARENT: Record<string, string> = {
 
 /**
  * Tokens that name a function only when nothing else in the title does: a Technical Recruiter
- * recruits, a Commercial Finance Manager is in finance, a VP Technology is in engineering.
+ * recruits, a Commercial Finance Manager is in finance, a VP Technology is in engineering, a
+ * Financial Reporting Manager is in finance while a Reporting Analyst is in BI.
  */
-const WEAK_FUNCTION_TOKENS = new Set(['technical', 'technology', 'commercial']);
+const WEAK_FUNCTION_TOKENS = new Set(['technical', 'technology', 'commercial', 'reporting']);
 
 export const FUNCTION_LABEL: Record<string, string> = {
   finance: 'Finance',

@@ -461,3 +461,48 @@ describe('parseCriteria: descriptions without criteria', () => {
     expect(find(parseCriteria('Type: B2B SaaS', 'icp'), 'industry').concepts).toEqual(['software']);
   });
 });
+
+describe('parseCriteria: Persona exclusions of people', () => {
+  it('reads "not directors and above" as the whole range', () => {
+    expect(find(parseCriteria('Support managers. Not directors and above.', 'persona'), 'exclusion').tiers).toEqual([
+      'c_level',
+      'vp',
+      'director',
+    ]);
+  });
+
+  it('reads "no one at director level or higher" as the whole range', () => {
+    expect(find(parseCriteria('Sales people, but no one at director level or higher.', 'persona'), 'exclusion').tiers).toEqual([
+      'c_level',
+      'vp',
+      'director',
+    ]);
+  });
+
+  it('reads a range inside a labelled team as the seniority', () => {
+    expect(find(parseCriteria('Teams: team leads up to senior managers in customer support', 'persona'), 'seniority').tiers).toEqual([
+      'manager',
+    ]);
+  });
+
+  it('excludes only the narrow functions named', () => {
+    const x = find(parseCriteria('Data leaders (not data eng, not BI/reporting).', 'persona'), 'exclusion');
+    expect(x.functions).toEqual(['data_engineering', 'bi']);
+    expect(x.countries).toEqual([]);
+  });
+
+  it('reads "security roles" under "Exclude:" as the security function, not an industry', () => {
+    const x = find(parseCriteria('Titles: IT Director. Exclude: security roles', 'persona'), 'exclusion');
+    expect(x.functions).toEqual(['security']);
+    expect(x.concepts).toEqual([]);
+  });
+
+  it.each([
+    ['HR directors, CPOs, VPs of People', 'chro'],
+    ['Heads of procurement, CPOs', 'chief_procurement'],
+    ['VPs of Product, CPOs', 'cpo'],
+    ['CPOs', 'cpo'],
+  ])('reads "CPOs" in "%s" as %s', (description, code) => {
+    expect(find(parseCriteria(description, 'persona'), 'title').patterns.flatMap((p) => p.codes)).toEqual([code]);
+  });
+});

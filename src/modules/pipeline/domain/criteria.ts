@@ -44,6 +44,7 @@ import {
   isRoleNoun,
   isTierToken,
   isTitleWord,
+  narrowestFunctions,
   prepareTaxonomyText,
   scanIndustries,
   senioritiesOf,
@@ -606,7 +607,8 @@ function findExclusionSegments(tokens: readonly Token[], consumed: boolean[]): T
     const start = triggerAt(tokens, i);
     if (start < 0) continue;
     let end = start;
-    const lead = (t: Token) => LOCATION_LEADS.has(t.word) || VERB_LEADS.has(t.word);
+    // "no one at director level or higher": "at" leads into a rung.
+    const lead = (t: Token) => LOCATION_LEADS.has(t.word) || VERB_LEADS.has(t.word) || t.word === 'at';
     while (end < tokens.length && lead(tokens[end]) && end - start < 3) end++;
     // Whether every word so far names no one in particular, so that a place may follow.
     let generic = true;
@@ -820,6 +822,10 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
     const last = canonical[canonical.length - 1];
     if (last && PROSE_FILLERS.has(last) && canonical.slice(0, -1).some((t) => functionsOfToken(t).length > 0))
       canonical = canonical.slice(0, -1);
+    // "ML owners", "data owners": people who own a function, not business owners.
+    const owner = canonical.indexOf('owner');
+    if (owner > 0 && canonical.slice(0, owner).every((t) => functionsOfToken(t).length > 0 && !t.startsWith('@')))
+      canonical = canonical.filter((t, k) => k !== owner && !(k === owner + 1 && t === '@c_level'));
     // "People in finance": alone, "people" are persons, not HR.
     if (canonical.length > 0 && canonical.every((t) => t === 'people') && hints.size === 0) return null;
   }
@@ -844,7 +850,7 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
   if (rest.length > 0 && rest.every((t) => functionsOfToken(t).length > 0 && !isRoleNoun(t))) {
     // A function word among many others is a sentence, not a title: "as long as they write product code".
     if (tiers.length === 0 && dropped >= 3) return null;
-    return { text: display, codes: [], tiers, functions: unique(rest.flatMap(functionsOfToken)), tokens: [] };
+    return { text: display, codes: [], tiers, functions: narrowestFunctions(unique(rest.flatMap(functionsOfToken))), tokens: [] };
   }
   if (rest.length === 0 && tiers.length === 0) return null;
   return { text: display, codes: [], tiers, functions: [], tokens: rest };
@@ -882,7 +888,11 @@ function isBareFunction(words: readonly Token[]): boolean {
  * after "in" ("directors in Finance"). A bare function after a title borrows its tier: "VP Sales
  * and Marketing" is VP Sales or VP Marketing; one before a title does too: "Finance and HR leaders".
  */
-function prosePatterns(tokens: readonly Token[], consumed: boolean[], accept: (p: TitlePattern) => boolean = () => true): TitlePattern[] {
+function prosePatterns(
+  tokens: readonly Token[],
+  consumed: boolean[],
+  accept: (p: TitlePattern, words: readonly Token[]) => boolean = () => true,
+): TitlePattern[] {
   const patterns: TitlePattern[] = [];
   let chunk: number[] = [];
   let skipping = false;
@@ -905,7 +915,7 @@ function prosePatterns(tokens: readonly Token[], consumed: boolean[], accept: (p
               ...(previous.vague ? { vague: true } : {}),
             }
           : pattern;
-      if (accept(inherited)) {
+      if (accept(inherited, words)) {
         patterns.push(inherited);
         for (const k of chunk) consumed[k] = true;
         if (isFunctionOnly(inherited) && !domain && isBareFunction(words)) {
@@ -1072,6 +1082,7 @@ class CriteriaBuilder {
         return hits.length > 0 || found;
       }
       case 'title': {
+        this.readSeniorityRanges(tokens, consumed);
         const before = this.patterns.length;
         for (const run of splitRuns(tokens, consumed, TITLE_SEPARATORS)) {
           const pattern = titlePattern(run, false);
@@ -1080,7 +1091,9 @@ class CriteriaBuilder {
         return this.patterns.length > before || found;
       }
       case 'function': {
-        const before = this.functions.length + this.functionKeywords.length;
+        // "Teams: team leads up to senior managers in customer support": the range is the seniority.
+        const ranged = this.readSeniorityRanges(tokens, consumed);
+        const before = this.functions.length + this.functionKeywords.length - (ranged ? 1 : 0);
         for (const run of splitRuns(tokens, consumed, LIST_SEPARATORS)) {
           const functions = functionsOf(textOf(run));
           if (functions.length > 0) pushUnique(this.functions, ...functions);
@@ -1099,6 +1112,16 @@ class CriteriaBuilder {
       default:
         return found;
     }
+  }
+
+  /** Seniority ranges ("team leads up to senior managers") inside a title or function value. */
+  private readSeniorityRanges(tokens: readonly Token[], consumed: boolean[]): boolean {
+    const hits = findSeniority(tokens, false, consumed);
+    for (const hit of hits) {
+      pushUnique(this.proseTiers, ...hit.tiers);
+      consumed.fill(true, hit.start, hit.end);
+    }
+    return hits.length > 0;
   }
 
   private readRanges(text: string, label: Measure | null, source: 'labelled' | 'prose', moneyMeasure: Measure = 'revenue'): boolean {
@@ -1207,6 +1230,17 @@ class CriteriaBuilder {
     let sized: SizeHit[] = [];
     const label = (start: number, end: number) => pushUnique(x.labels, textOf(tokens.slice(start, end)));
     if (this.subject === 'persona') {
+      // "Not directors and above", "no one at director level or higher": the whole range, not the one rung.
+      for (const hit of findSeniority(tokens, false, consumed)) {
+        pushUnique(x.tiers, ...hit.tiers);
+        label(hit.start, hit.end);
+        consumed.fill(true, hit.start, hit.end);
+      }
+      // "security roles", "BI", "data eng": functions of people, before company words can take them.
+      for (const pattern of prosePatterns(tokens, consumed, (p, words) => isFunctionOnly(p) && namesPeopleOnly(words))) {
+        pushUnique(x.functions, ...pattern.functions);
+        pushUnique(x.labels, pattern.text);
+      }
       for (const pattern of prosePatterns(tokens, consumed, (p) => !isFunctionOnly(p))) {
         x.titles.push(pattern);
         pushUnique(x.labels, pattern.text);
@@ -1403,7 +1437,7 @@ class CriteriaBuilder {
     if (this.types.length > 0) out.push({ kind: 'company_type', types: this.types });
     // A labelled seniority wins over one in prose, as a labelled range does.
     const tiers = this.tiers.length > 0 ? this.tiers : TIERS.filter((t) => this.proseTiers.includes(t));
-    const patterns = personaPatterns(this.patterns, tiers.length > 0);
+    const patterns = personaPatterns(resolveAmbiguousCodes(this.patterns, this.functions), tiers.length > 0);
     if (patterns.length > 0) out.push({ kind: 'title', patterns });
     if (this.functions.length > 0 || this.functionKeywords.length > 0)
       out.push({ kind: 'function', functions: this.functions, keywords: this.functionKeywords });
@@ -1425,6 +1459,15 @@ class CriteriaBuilder {
     }
     return out;
   }
+}
+
+/** Words that stand for people of a function: "security roles", "data folks". */
+const PEOPLE_WORDS = new Set(['role', 'people', 'folk', 'person', 'staff', 'team', 'position', 'function', 'guy', 'employee']);
+
+/** Whether the words are all function or people words ("security roles", "BI"), with no company noun ("marketing agencies"). */
+function namesPeopleOnly(words: readonly Token[]): boolean {
+  const canonical = canonicalTitleTokens(words);
+  return canonical.length > 0 && canonical.every((t) => (functionsOfToken(t).length > 0 && !isRoleNoun(t)) || PEOPLE_WORDS.has(t));
 }
 
 /** Words of the entry rung that name a kind of person; excluding them excludes those people, not the rung. */
@@ -1460,6 +1503,33 @@ function personaPatterns(patterns: readonly TitlePattern[], seniorityStated: boo
     )}`,
   });
   return dedupePatterns(domain.length > 0 ? out.map((p) => (isTierOnly(p) ? inDomain(p) : p)) : out);
+}
+
+/** C-suite codes with more than one meaning, and the code each function around them makes it. */
+const AMBIGUOUS_CODES: Record<string, Record<string, string>> = {
+  cpo: { hr: 'chro', procurement: 'chief_procurement', product: 'cpo' },
+};
+
+/**
+ * "CPOs" beside HR directors and VPs of People are Chief People Officers; beside procurement they
+ * are Chief Procurement Officers. The functions the other titles and the function criterion name
+ * decide; with none, or more than one meaning, the code stays as written.
+ */
+export function resolveAmbiguousCodes(patterns: readonly TitlePattern[], functions: readonly string[]): TitlePattern[] {
+  const context = unique([...patterns.filter((p) => p.codes.length === 0).flatMap((p) => p.functions), ...functions]);
+  return patterns.map((p) => {
+    const codes = p.codes.map((code) => {
+      const meanings = AMBIGUOUS_CODES[code];
+      if (!meanings) return code;
+      const fitting = unique(
+        Object.entries(meanings)
+          .filter(([f]) => context.includes(f))
+          .map(([, c]) => c),
+      );
+      return fitting.length === 1 ? fitting[0] : code;
+    });
+    return codes.join() === p.codes.join() ? p : { ...p, codes };
+  });
 }
 
 /** Titles that match the same way are one alternative, shown under all their names ("Founder/Owner"). */

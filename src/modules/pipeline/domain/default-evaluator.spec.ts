@@ -705,3 +705,52 @@ describe('DefaultEvaluator: caching parsed criteria', () => {
     expect(evaluator.evaluateCompany(company(GERMAN_FINTECH), [EU_FINTECH]).reasoning).toMatch(/has no criteria/);
   });
 });
+
+describe('DefaultEvaluator.evaluatePerson: exclusions of people by range, specificity and role', () => {
+  const evaluator = new DefaultEvaluator();
+  const noCompany = company();
+  const persona = (id: string, description: string): KbProfile => ({ id, name: description, description });
+  const notDirectorsAndAbove = persona('61', 'Finance managers and controllers. Not directors and above.');
+  const noOneDirectorOrHigher = persona('62', 'Marketing people, but no one at director level or higher.');
+  const leadsToSeniorManagers = persona('63', 'We sell to the people who run teams: team leads through senior managers in operations.');
+  const notDataEng = persona('64', 'Analytics and data science owners, manager or above (not data engineering, not BI — other budget).');
+  const peopleCpos = persona('65', 'Senior HR people: heads of HR, CPOs and VPs of People; never TA or recruiting.');
+  const procurementCpos = persona('66', 'Procurement leaders: CPOs, heads of purchasing, sourcing directors.');
+  const productCpos = persona('67', 'Product leaders: CPOs, VPs of Product, heads of product.');
+  const noSecurity = persona('68', 'Titles: CIO, IT Director, Head of IT. Exclude: security roles');
+  const founders = persona('69', 'CEOs and founders of seed-stage companies.');
+  const cfos = persona('70', 'Titles: CFO');
+  const defenders = persona('71', 'Security practitioners: CISOs, security architects, security leads. Not the IT service desk.');
+
+  it.each<[string, KbProfile, string, Record<string, string>, boolean]>([
+    ['a VP is above "directors and above" too', notDirectorsAndAbove, 'VP Finance', {}, false],
+    ['a CFO is above it', notDirectorsAndAbove, 'Chief Financial Officer', {}, false],
+    ['a finance manager is below it', notDirectorsAndAbove, 'Finance Manager', {}, true],
+    ['"director level or higher" excludes a CMO', noOneDirectorOrHigher, 'Chief Marketing Officer', {}, false],
+    ['and keeps a marketing manager', noOneDirectorOrHigher, 'Marketing Manager', {}, true],
+    ['an individual below the team-lead floor fails', leadsToSeniorManagers, 'Operations Specialist', { seniority: 'Entry' }, false],
+    ['a senior manager at the ceiling passes', leadsToSeniorManagers, 'Senior Operations Manager', {}, true],
+    ['a data science director is no data engineer', notDataEng, 'Director of Data Science', {}, true],
+    ['a head of ML owns ML', notDataEng, 'Head of Machine Learning', {}, true],
+    ['a data engineering manager is excluded', notDataEng, 'Data Engineering Manager', {}, false],
+    ['a BI manager is excluded', notDataEng, 'BI Manager', {}, false],
+    ['"CPOs" among HR titles is the Chief People Officer', peopleCpos, 'Chief People Officer', {}, true],
+    ['and not the Chief Product Officer', peopleCpos, 'Chief Product Officer', {}, false],
+    ['"TA" is recruiting', peopleCpos, 'Head of Talent Acquisition', {}, false],
+    ['"CPOs" among procurement titles is the Chief Procurement Officer', procurementCpos, 'Chief Procurement Officer', {}, true],
+    ['"CPOs" among product titles is the Chief Product Officer', productCpos, 'Chief Product Officer', {}, true],
+    ['"security roles" excludes an IT security director', noSecurity, 'Director of IT Security', {}, false],
+    ['and keeps an IT director', noSecurity, 'IT Director', {}, true],
+    ['a chief of staff to the CEO is no CEO', founders, 'Chief of Staff to the CEO', {}, false],
+    ['an assistant to the CFO is no CFO', cfos, 'Executive Assistant to the CFO', {}, false],
+    ['an EA to the CEO is no CEO', founders, 'EA to CEO', {}, false],
+    ['a sales engineer for security sells', defenders, 'Senior Sales Engineer, Network Security', {}, false],
+    ['an account executive for cybersecurity sells', defenders, 'Account Executive, Cybersecurity', {}, false],
+    ['a network security engineer is a practitioner', defenders, 'Network Security Engineer', {}, true],
+    ['an IT service desk analyst is excluded', defenders, 'IT Service Desk Analyst', {}, false],
+  ])('%s', (_label, profile, title, role, matched) => {
+    const result = evaluator.evaluatePerson(contact(title, role), noCompany, [profile]);
+    if (matched) expectMatch(result, profile);
+    else expectNoMatch(result);
+  });
+});

@@ -4,6 +4,7 @@ import {
   expandDefinedTitles,
   findSeniority,
   functionsOf,
+  narrowestFunctions,
   industryConcepts,
   nameConcepts,
   prepareTaxonomyText,
@@ -243,7 +244,7 @@ describe('seniorities and functions', () => {
     ['Solutions Engineer', ['sales']],
     ['Senior Backend Engineer', ['software', 'engineering']],
     ['Manual QA Tester', ['qa', 'engineering']],
-    ['Data Engineer', ['data', 'engineering']],
+    ['Data Engineer', ['data_engineering', 'engineering', 'data']],
     ['Data Scientist', ['data']],
     ['Machine Learning Engineer', ['ml', 'engineering', 'data']],
     ['Technical Recruiter', ['hr']],
@@ -252,7 +253,7 @@ describe('seniorities and functions', () => {
     ['Media Buyer', ['marketing']],
     ['Senior Buyer', ['procurement', 'operations']],
     ['Head of Physical Security & Facilities', ['operations']],
-    ['IT Support Technician', ['it']],
+    ['IT Support Technician', ['it_support', 'it']],
     ['Sales Operations Manager', ['revops', 'sales']],
     ['Marketing Operations Manager', ['marketing']],
     ['Accounts Payable Specialist', ['finance']],
@@ -266,5 +267,42 @@ describe('seniorities and functions', () => {
     expect(expandDefinedTitles('Titles: Chief Procurement Officer (CPO), VP Sales')).toBe('Titles: Chief Procurement Officer, VP Sales');
     expect(expandDefinedTitles('CFOs (and controllers)')).toBe('CFOs (and controllers)');
     expect(analyzeTitle('Chief Procurement Officer').codes).toEqual(['chief_procurement']);
+  });
+});
+
+describe('analyzeTitle: whom a role supports and what a role noun fixes', () => {
+  it.each([
+    ['Chief of Staff to the CEO', []],
+    ['Assistant to the CFO', []],
+    ['EA to CEO', []],
+    ['Special Advisor to the Board', []],
+  ])('"%s" names no C-suite code', (title, codes) => {
+    expect(analyzeTitle(title).codes).toEqual(codes);
+  });
+
+  it('keeps a C-suite title that is not a support role', () => {
+    expect(analyzeTitle('CEO').codes).toEqual(['ceo']);
+  });
+
+  it.each([
+    ['Sales Engineer, Cybersecurity', ['sales']],
+    ['Account Executive - Data Platform', ['sales']],
+    ['Recruiter, Engineering', ['hr']],
+    ['Financial Reporting Manager', ['finance']],
+    ['Reporting Analyst', ['bi', 'data']],
+    ['Network Security Engineer', ['it', 'security', 'engineering']],
+  ])('"%s" is in %j', (title, functions) => {
+    expect(analyzeTitle(title).functions).toEqual(functions);
+  });
+
+  it('reads talent acquisition as recruiting', () => {
+    expect(analyzeTitle('Talent Acquisition Partner').tokens).toContain('recruiter');
+    expect(analyzeTitle('Head of TA').tokens).toContain('recruiter');
+  });
+
+  it('keeps the narrowest of the functions a phrase names', () => {
+    expect(narrowestFunctions(['it', 'it_support'])).toEqual(['it_support']);
+    expect(narrowestFunctions(['data', 'data_engineering', 'sales'])).toEqual(['data_engineering', 'sales']);
+    expect(functionsOf('data engineering')).toEqual(['data_engineering']);
   });
 });

@@ -207,7 +207,11 @@ rule(['account executive', 'ae', 'aes'], ['accountexecutive']);
 rule(['executive assistant'], ['executiveassistant']);
 rule(['sales development representative', 'sales development rep', 'sdr'], ['sdr']);
 rule(['business development representative', 'business development rep', 'bdr'], ['bdr']);
-rule(['recruiting', 'recruitment'], ['recruiter']);
+// Talent acquisition is recruiting: "TA partners" and "talent acquisition folks" are recruiters.
+rule(['recruiting', 'recruitment', 'talent acquisition', 'ta'], ['recruiter']);
+rule(['data engineering', 'data eng'], ['dataengineering']);
+rule(['data engineer'], ['dataengineering', 'engineer']);
+rule(['ea'], ['executiveassistant']);
 rule(['financial', 'finance', 'fin'], ['finance']);
 rule(['human resources', 'human resource', 'hr', 'people operations', 'people ops'], ['hr']);
 rule(['information technology', 'it'], ['it']);
@@ -321,7 +325,8 @@ const FUNCTION_TOKENS: Record<string, string[]> = {
   ],
   software: ['software', 'developer', 'programmer', 'frontend', 'backend', 'fullstack', 'ios', 'android'],
   qa: ['qa', 'tester', 'test', 'testing'],
-  it: ['it', 'sysadmin', 'helpdesk', 'infrastructure', 'network', 'networking', '@cio'],
+  it: ['it', 'sysadmin', 'infrastructure', 'network', 'networking', '@cio'],
+  it_support: ['helpdesk'],
   security: ['security', '@ciso'],
   sales: [
     'sales',
@@ -374,7 +379,9 @@ const FUNCTION_TOKENS: Record<string, string[]> = {
   hr: ['hr', 'people', 'talent', 'recruiting', 'recruiter', 'recruitment', 'compensation', '@chro'],
   legal: ['legal', 'counsel', 'generalcounsel', 'attorney', 'lawyer', 'compliance', 'paralegal', 'privacy', '@clo', '@chief_compliance'],
   customer_success: ['customersuccess', 'customersupport', 'customerexperience', 'support', '@chief_customer'],
-  data: ['data', 'analytics', 'datascience', 'bi', '@cdo'],
+  data: ['data', 'analytics', 'datascience', '@cdo'],
+  data_engineering: ['dataengineering'],
+  bi: ['bi', 'reporting'],
   ml: ['ml', 'ai', '@caio'],
   design: ['design', 'designer', 'ux', 'ui', 'creative'],
   general_management: ['@ceo', 'founder', 'owner', 'president', 'managingdirector', 'generalmanager', 'executivedirector', 'chiefofstaff'],
@@ -387,13 +394,17 @@ const FUNCTION_PARENT: Record<string, string> = {
   revops: 'sales',
   procurement: 'operations',
   ml: 'data',
+  data_engineering: 'data',
+  bi: 'data',
+  it_support: 'it',
 };
 
 /**
  * Tokens that name a function only when nothing else in the title does: a Technical Recruiter
- * recruits, a Commercial Finance Manager is in finance, a VP Technology is in engineering.
+ * recruits, a Commercial Finance Manager is in finance, a VP Technology is in engineering, a
+ * Financial Reporting Manager is in finance while a Reporting Analyst is in BI.
  */
-const WEAK_FUNCTION_TOKENS = new Set(['technical', 'technology', 'commercial']);
+const WEAK_FUNCTION_TOKENS = new Set(['technical', 'technology', 'commercial', 'reporting']);
 
 export const FUNCTION_LABEL: Record<string, string> = {
   finance: 'Finance',
@@ -413,9 +424,20 @@ export const FUNCTION_LABEL: Record<string, string> = {
   customer_success: 'Customer Success',
   data: 'Data',
   ml: 'Machine learning and AI',
+  data_engineering: 'Data engineering',
+  bi: 'BI and reporting',
+  it_support: 'IT support',
   design: 'Design',
   general_management: 'General Management',
 };
+
+/**
+ * Only the narrowest of the functions: "IT helpdesk" names IT support, not all of IT, and "data
+ * eng" names data engineering, not all of data.
+ */
+export function narrowestFunctions(functions: readonly string[]): string[] {
+  return functions.filter((f) => !functions.some((g) => g !== f && withParentFunctions([g]).includes(f)));
+}
 
 /** The functions and every broader function they are part of. */
 export function withParentFunctions(functions: readonly string[]): string[] {
@@ -555,6 +577,9 @@ export function canonicalTitleTokens(tokens: readonly Token[]): string[] {
   let i = 0;
   while (i < tokens.length) {
     const token = tokens[i];
+    // "Chief of Staff to the CEO", "Assistant to the CFO", "EA to CEO": what follows says whom
+    // the role supports, not what it is.
+    if (token.word === 'to' && out.length > 0 && supportsWhom(tokens, i, out)) break;
     if (token.boundary) {
       i++;
       continue;
@@ -586,6 +611,16 @@ export function canonicalTitleTokens(tokens: readonly Token[]): string[] {
   return out;
 }
 
+/** Roles that work for someone: after them, "to (the)" names that someone. */
+const SUPPORT_ROLES = new Set(['chiefofstaff', 'assistant', 'executiveassistant', 'advisor', 'adviser', 'secretary', 'pa', 'aide']);
+
+function supportsWhom(tokens: readonly Token[], i: number, out: readonly string[]): boolean {
+  const next = tokens[i + 1];
+  if (!next || next.boundary) return false;
+  if (SUPPORT_ROLES.has(out[out.length - 1])) return true;
+  return (next.word === 'the' || next.word === 'our') && out.some((t) => IC_NOUNS.has(t) || SUPPORT_ROLES.has(t));
+}
+
 export interface TitleInfo {
   /** Canonical tokens. */
   tokens: string[];
@@ -607,6 +642,23 @@ const ENTRY_NOUNS = new Set(['intern', 'trainee', 'apprentice', 'student', 'werk
 /** Words that place an individual contributor above entry level without a tier word ("Staff Engineer"). */
 const IC_LEVEL_WORDS = new Set(['principal', 'staff', 'lead']);
 
+/**
+ * Role nouns that fix a title's function whatever else it names: a "Sales Engineer, Cybersecurity"
+ * sells security products, a "Recruiter, Engineering" hires engineers.
+ */
+const DEFINING_ROLE_TOKENS = new Set([
+  'salesengineer',
+  'accountexecutive',
+  'sdr',
+  'bdr',
+  'salesperson',
+  'seller',
+  'recruiter',
+  'productmarketing',
+  'mediabuyer',
+  'physicalsecurity',
+]);
+
 export function analyzeTokens(tokens: readonly string[]): TitleInfo {
   const codes = unique(tokens.filter((t) => t.startsWith('@') && !(t in TIER_TOKEN)).map((t) => t.slice(1)));
   const tiers = tokens.map((t) => TIER_TOKEN[t]).filter((t): t is Tier => t !== undefined);
@@ -620,7 +672,8 @@ export function analyzeTokens(tokens: readonly string[]): TitleInfo {
     tierNamed = tokens.some((t) => IC_LEVEL_WORDS.has(t));
   }
   const named = (list: readonly string[]) => unique(list.flatMap((t) => FUNCTIONS_OF_TOKEN.get(t) ?? []));
-  const own = named(tokens.filter((t) => !WEAK_FUNCTION_TOKENS.has(t)));
+  const defining = tokens.filter((t) => DEFINING_ROLE_TOKENS.has(t));
+  const own = named(defining.length > 0 ? defining : tokens.filter((t) => !WEAK_FUNCTION_TOKENS.has(t)));
   const functions = withParentFunctions(own.length > 0 ? own : named(tokens));
   return { tokens: [...tokens], codes, tier, tierNamed, functions };
 }

@@ -35,6 +35,7 @@ import { countryName, namesUnitedStates, resolvePlace, scanPlaces, scanStates, s
 import { findRanges, invert, Measure, mergeRanges, NumberRange, subtractRange } from './ranges';
 import {
   canonicalTitleTokens,
+  conceptClosure,
   expandDefinedTitles,
   findSeniority,
   FUNCTION_LABEL,
@@ -1023,6 +1024,8 @@ class CriteriaBuilder {
   private readonly tiers: Tier[] = [];
   private readonly proseTiers: Tier[] = [];
   private readonly excluded = emptyExclusions();
+  /** The words each excluded industry concept was read from, for when the concept itself cannot be meant. */
+  private readonly excludedWords = new Map<string, Keyword[]>();
   private readonly extraProse: string[] = [];
 
   constructor(private readonly subject: Subject) {}
@@ -1229,7 +1232,9 @@ class CriteriaBuilder {
       // Industries before places, so "VC" is venture capital here, not Saint Vincent.
       for (const hit of scanIndustries(tokens, { consumed })) {
         pushUnique(x.concepts, hit.value);
-        pushKeyword(x.nameTerms, keywordOf(tokens.slice(hit.start, hit.end)));
+        const word = keywordOf(tokens.slice(hit.start, hit.end));
+        pushKeyword(x.nameTerms, word);
+        if (word) this.excludedWords.set(hit.value, [...(this.excludedWords.get(hit.value) ?? []), word]);
         label(hit.start, hit.end);
       }
       const states = { states: [] as string[], labels: [] as string[] };
@@ -1363,6 +1368,22 @@ class CriteriaBuilder {
     return assumed ? { ranges, assumed } : { ranges };
   }
 
+  /**
+   * An excluded word that the table files under an industry the description targets ("logistics
+   * companies, no courier outfits" while "courier" were a logistics term) cannot exclude that whole
+   * industry: the writer meant a narrower kind. Such a concept is dropped and its words are kept as
+   * literal keywords, so only companies that say them are excluded.
+   */
+  private narrowedExclusions(): Exclusions {
+    const x = this.excluded;
+    const targeted = (concept: string) => conceptClosure(concept).some((c) => this.concepts.includes(c));
+    if (!x.concepts.some(targeted)) return x;
+    const keywords = [...x.keywords];
+    for (const concept of x.concepts.filter(targeted))
+      for (const word of this.excludedWords.get(concept) ?? []) pushKeyword(keywords, word);
+    return { ...x, concepts: x.concepts.filter((c) => !targeted(c)), keywords };
+  }
+
   build(): Criterion[] {
     const out: Criterion[] = [];
     if (this.concepts.length > 0 || this.keywords.length > 0)
@@ -1408,7 +1429,7 @@ class CriteriaBuilder {
     if (this.functions.length > 0 || this.functionKeywords.length > 0)
       out.push({ kind: 'function', functions: this.functions, keywords: this.functionKeywords });
     if (tiers.length > 0) out.push({ kind: 'seniority', tiers });
-    const x = this.excluded;
+    const x = this.narrowedExclusions();
     if (
       x.concepts.length +
         x.keywords.length +

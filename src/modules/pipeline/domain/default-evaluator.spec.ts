@@ -79,9 +79,14 @@ describe('DefaultEvaluator.evaluateCompany: the DESIGN ICPs', () => {
     ],
     ['an Irish SaaS company of 100 employees', { industries: ['SaaS'], employee_count: 100, location: { country: 'IE' } }, UK_SOFTWARE],
     [
-      'a British IT services firm written as Great Britain',
-      { industries: ['Information Technology and Services'], employee_count: 1500, location: { country: 'Great Britain' } },
+      'a British software firm written as Great Britain',
+      { industries: ['Computer Software'], employee_count: 1500, location: { country: 'Great Britain' } },
       UK_SOFTWARE,
+    ],
+    [
+      'a British IT services firm: it sells work on software, not software',
+      { industries: ['Information Technology and Services'], employee_count: 1500, location: { country: 'United Kingdom' } },
+      null,
     ],
     [
       'a US retail company',

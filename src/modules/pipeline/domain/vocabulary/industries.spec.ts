@@ -85,6 +85,12 @@ describe('industry hierarchy and near neighbours', () => {
     ['a bank is financial services', ['Banking'], 'fintech', true],
     ['a bank is not an insurer', ['Banking'], 'insurance', false],
     ['an IT consultancy is not a software company', ['IT Consulting'], 'software', false],
+    ['an IT services firm is not a software company', ['Information Technology & Services'], 'software', false],
+    ['an MSP is not a software company', ['Managed Services'], 'software', false],
+    ['an IT services firm is technology', ['Information Technology & Services'], 'technology', true],
+    ['a software company is technology', ['Computer Software'], 'technology', true],
+    ['a courier is logistics', ['Courier Services'], 'logistics', true],
+    ['a 3PL is not a courier', ['Logistics and Supply Chain'], 'courier', false],
   ])('%s', (_name, industries, concept, expected) => {
     expect(satisfies(industries, concept)).toBe(expected);
   });
@@ -122,6 +128,30 @@ describe('industry words in ICPs', () => {
     const icp = 'Insurers only. Life, P&C, health, reinsurance — all fine.';
     expect(matches(icp, ['Insurance'])).toBe(true);
     expect(matches(icp, ['Hospital & Health Care'])).toBe(false);
+  });
+
+  it('excludes a courier without excluding logistics, its parent', () => {
+    const icp = "Logistics & 3PL companies in Spain. We don't do parcel/courier outfits, and we don't sell into the public sector.";
+    expect(matches(icp, ['Logistics and Supply Chain'])).toBe(true);
+    expect(matches(icp, ['Parcel Delivery'])).toBe(false);
+    expect(matches(icp, ['Courier Services'])).toBe(false);
+    expect(matches(icp, ['Government Administration'])).toBe(false);
+  });
+
+  it('reads an excluded word filed under the targeted industry as that word only', () => {
+    // "trucking" is a logistics term; excluding all logistics would contradict the target.
+    const icp = 'Industries: Logistics\nExclude: trucking';
+    expect(matches(icp, ['Logistics and Supply Chain'])).toBe(true);
+    expect(matches(icp, ['Trucking'])).toBe(false);
+    expect(matches('Retailers. Not software companies.', ['Computer Software'])).toBe(false);
+  });
+
+  it('keeps IT services firms out of software products', () => {
+    const icp = 'Funding stage: Series A / Series B\nVertical: Computer Software (B2B SaaS)';
+    expect(matches(icp, ['Computer Software'])).toBe(true);
+    expect(matches(icp, ['Information Technology & Services'])).toBe(false);
+    expect(matches('Tech companies', ['Information Technology & Services'])).toBe(true);
+    expect(matches('Tech companies', ['Computer Software'])).toBe(true);
   });
 
   it('keeps restaurants out of food manufacturers', () => {

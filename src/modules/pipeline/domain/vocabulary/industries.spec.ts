@@ -65,6 +65,10 @@ describe('industry hierarchy and near neighbours', () => {
     ['electronics manufacturing is manufacturing', ['Electrical/Electronic Manufacturing'], 'manufacturing', true],
     ['automotive is manufacturing', ['Automotive'], 'manufacturing', true],
     ['chemicals are manufacturing', ['Chemicals'], 'manufacturing', true],
+    ['a winery is a food and beverage manufacturer', ['Wine and Spirits'], 'food_manufacturing', true],
+    ['a brewery is a food and beverage manufacturer', ['Brewery'], 'food_manufacturing', true],
+    ['a distillery is manufacturing', ['Distillery'], 'manufacturing', true],
+    ['a beverage maker is food and beverage', ['Beverages'], 'food', true],
     ['a restaurant is not a food manufacturer', ['Restaurants'], 'food_manufacturing', false],
     ['a restaurant is not a manufacturer', ['Restaurants'], 'manufacturing', false],
     ['a software company is not a manufacturer', ['Computer Software'], 'manufacturing', false],
@@ -152,6 +156,13 @@ describe('industry words in ICPs', () => {
     expect(matches(icp, ['Information Technology & Services'])).toBe(false);
     expect(matches('Tech companies', ['Information Technology & Services'])).toBe(true);
     expect(matches('Tech companies', ['Computer Software'])).toBe(true);
+  });
+
+  it('reads drink makers as food and beverage manufacturing', () => {
+    const icp = 'Industries: Food & Beverage manufacturing\nEmployees: 100–1,000';
+    expect(matches(icp, ['Wine and Spirits'])).toBe(true);
+    expect(matches(icp, ['Beverages'])).toBe(true);
+    expect(matches('Food manufacturers with a great team spirit', ['Restaurants'])).toBe(false);
   });
 
   it('keeps restaurants out of food manufacturers', () => {

@@ -672,6 +672,21 @@ const POSTFIX_NEGATIONS: string[][] = [
   'does not qualify',
   'do not fit',
   'does not fit',
+  // Rejections that say why: "seven-figure brands are too early for us", "nine-figure ones build this in-house".
+  ...['too early', 'too small', 'too big', 'too large', 'too late', 'too mature', 'too early stage'],
+  ...['build', 'builds', 'do', 'does'].flatMap((verb) =>
+    ['this', 'it', 'that', 'their own', 'everything'].map((what) => `${verb} ${what} in house`),
+  ),
+  'build in house',
+  'builds in house',
+  // Out of scope for this product: "pharma and device makers are handled by a different product line".
+  ...['handled', 'covered', 'served', 'owned'].flatMap((verb) =>
+    ['a different', 'another', 'a separate', 'our other'].flatMap((which) =>
+      ['team', 'product line', 'product', 'business unit', 'unit', 'division', 'group', 'offering'].map(
+        (what) => `${verb} by ${which} ${what}`,
+      ),
+    ),
+  ),
 ]
   .map((p) => p.split(' '))
   .sort((a, b) => b.length - a.length);

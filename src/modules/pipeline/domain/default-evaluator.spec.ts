@@ -288,6 +288,32 @@ describe('DefaultEvaluator.evaluateCompany: taxonomy and exclusions', () => {
   });
 });
 
+describe('DefaultEvaluator: out-of-scope phrasing excludes what it names', () => {
+  const evaluator = new DefaultEvaluator();
+  const providers: KbProfile = {
+    id: '45',
+    name: 'Canadian providers',
+    description:
+      'Our buyers are healthcare providers — hospitals, clinic groups — with at least 250 staff in Canada. (Pharma makers are handled by a different product line.)',
+  };
+  const ca = { location: { country: 'Canada' }, employee_count: 1200 };
+
+  it.each<[string, Record<string, unknown>, boolean]>([
+    ['"handled by a different product line" fails pharma', { ...ca, industries: ['Pharmaceuticals'] }, false],
+    ['it keeps hospitals', { ...ca, industries: ['Hospital & Health Care'] }, true],
+  ])('%s', (_name, input, expected) => {
+    expect(evaluator.evaluateCompany(company(input), [providers]).matched).toBe(expected);
+  });
+
+  it.each(['handled by another team', 'covered by a separate business unit', 'served by our other product'])(
+    'reads "%s" as an exclusion',
+    (phrase) => {
+      const exclusion = parseCriteria(`Retailers in Canada. Banks are ${phrase}.`, 'icp').find((c) => c.kind === 'exclusion');
+      expect(exclusion).toMatchObject({ concepts: ['banking'] });
+    },
+  );
+});
+
 describe('DefaultEvaluator: exclusions exclude only what they name', () => {
   const evaluator = new DefaultEvaluator();
   const noBanks: KbProfile = { id: '40', name: 'UK finance', description: 'Financial services firms in the UK, but not banks.' };

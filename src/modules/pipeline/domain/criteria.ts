@@ -31,6 +31,7 @@
  * - ICPs ignore person labels (titles, functions, seniority).
  */
 import { scanSizes, scanStages, LIST_TYPES, PROSE_TYPES, SizeHit, STAGE_DASH, StageHit } from './company-terms';
+import { findFounded } from './founded';
 import { countryName, namesUnitedStates, resolvePlace, scanPlaces, scanStates, stateCountry } from './geo';
 import { findRanges, invert, Measure, mergeRanges, NumberRange, subtractRange } from './ranges';
 import {
@@ -114,6 +115,8 @@ export type Criterion =
   | { kind: 'funding'; stages: string[]; assumed?: string }
   | { kind: 'total_funding'; ranges: NumberRange[]; currency: string; assumed?: string }
   | { kind: 'company_type'; types: string[] }
+  /** Inclusive founded years (`company_info.founded_year`); `text` is how the description put it. */
+  | { kind: 'founded'; ranges: NumberRange[]; text: string }
   | { kind: 'title'; patterns: TitlePattern[] }
   | { kind: 'function'; functions: string[]; keywords: Keyword[] }
   | { kind: 'seniority'; tiers: Tier[] }
@@ -1513,9 +1516,16 @@ function dedupePatterns(patterns: readonly TitlePattern[]): TitlePattern[] {
 /** The criteria a description states. Never throws; a description with no readable criterion gives `[]`. */
 export function parseCriteria(description: string, subject: Subject): Criterion[] {
   if (typeof description !== 'string' || description.trim() === '') return [];
-  const { labelled, prose } = splitLabelled(prepare(expandDefinedTitles(description.slice(0, MAX_PARSED_LENGTH))));
+  let text = description.slice(0, MAX_PARSED_LENGTH);
+  // Founded years come out first, blanked, so a year is never read as a head count or a label's value.
+  const founded = subject === 'icp' ? findFounded(text) : [];
+  for (const hit of founded) text = text.slice(0, hit.start) + ' '.repeat(hit.end - hit.start) + text.slice(hit.end);
+  const { labelled, prose } = splitLabelled(prepare(expandDefinedTitles(text)));
   const builder = new CriteriaBuilder(subject);
   for (const part of labelled) builder.labelled(part.kind, part.value);
   builder.prose(prose);
-  return builder.build();
+  const out = builder.build();
+  if (founded.length > 0)
+    out.push({ kind: 'founded', ranges: founded.map((h) => h.range), text: joinList(unique(founded.map((h) => h.text)), 'or') });
+  return out;
 }

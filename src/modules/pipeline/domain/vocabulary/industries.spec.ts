@@ -95,6 +95,7 @@ describe('industry hierarchy and near neighbours', () => {
     ['a software company is technology', ['Computer Software'], 'technology', true],
     ['a courier is logistics', ['Courier Services'], 'logistics', true],
     ['a 3PL is not a courier', ['Logistics and Supply Chain'], 'courier', false],
+    ['a slashed provider name is read whole', ['Package/Freight Delivery'], 'courier', true],
   ])('%s', (_name, industries, concept, expected) => {
     expect(satisfies(industries, concept)).toBe(expected);
   });
@@ -138,6 +139,7 @@ describe('industry words in ICPs', () => {
     const icp = "Logistics & 3PL companies in Spain. We don't do parcel/courier outfits, and we don't sell into the public sector.";
     expect(matches(icp, ['Logistics and Supply Chain'])).toBe(true);
     expect(matches(icp, ['Parcel Delivery'])).toBe(false);
+    expect(matches(icp, ['Package/Freight Delivery'])).toBe(false);
     expect(matches(icp, ['Courier Services'])).toBe(false);
     expect(matches(icp, ['Government Administration'])).toBe(false);
   });

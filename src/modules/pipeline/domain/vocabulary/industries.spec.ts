@@ -94,6 +94,8 @@ describe('industry hierarchy and near neighbours', () => {
     ['an IT services firm is technology', ['Information Technology & Services'], 'technology', true],
     ['a software company is technology', ['Computer Software'], 'technology', true],
     ['a courier is logistics', ['Courier Services'], 'logistics', true],
+    ['a cosmetics brand is a consumer brand', ['Cosmetics'], 'retail', true],
+    ['a furniture maker is a consumer brand', ['Furniture'], 'retail', true],
     ['a 3PL is not a courier', ['Logistics and Supply Chain'], 'courier', false],
     ['a slashed provider name is read whole', ['Package/Freight Delivery'], 'courier', true],
   ])('%s', (_name, industries, concept, expected) => {

@@ -485,6 +485,18 @@ export const INDUSTRIES: readonly IndustryConcept[] = [
       'grocery',
       'luxury goods and jewelry',
       'consumer electronics retail',
+      // Consumer brands by category, as providers file them: beauty and home goods sit beside apparel.
+      'consumer brands',
+      'cosmetics',
+      'beauty',
+      'beauty and cosmetics',
+      'personal care',
+      'personal care products',
+      'personal care product manufacturing',
+      'home goods',
+      'home furnishings',
+      'furniture',
+      'furniture and home furnishings manufacturing',
     ],
   },
   {

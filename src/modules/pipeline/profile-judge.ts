@@ -9,7 +9,7 @@ export type { Subject } from './domain/criteria';
 
 /**
  * A criterion's kind as the API names it: industry, employees, revenue, country, funding_stage,
- * company_type, total_funding, title, function, seniority, exclusion.
+ * company_type, total_funding, founded, title, function, seniority, exclusion.
  */
 export function publicKind(kind: Check['kind']): string {
   return kind === 'funding' ? 'funding_stage' : kind;

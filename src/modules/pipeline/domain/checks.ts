@@ -6,6 +6,7 @@
 import type { CompanyInfo, ContactInfo } from '../../buyers/buyer-shape';
 import { companyTypeOf, describeStages, stageLabel, stageOf, TYPE_LABEL } from './company-terms';
 import type { Criterion, Exclusions, Keyword, TitlePattern } from './criteria';
+import { yearInRange } from './founded';
 import { countryName, resolveCountry, resolveState, stateCountry, stateName } from './geo';
 import { formatCount, formatMoney, formatRange, inRange } from './ranges';
 import {
@@ -275,6 +276,11 @@ export function check(criterion: Criterion, company: CompanyFacts, contact: Cont
       const raised = company.info.total_funding;
       if (!raised) return result('total funding', 'unknown', '', expected);
       return result('total funding', criterion.ranges.some((r) => inRange(raised, r)) ? 'passed' : 'failed', money(raised), expected);
+    }
+    case 'founded': {
+      const year = company.info.founded_year;
+      if (!year) return result('founded', 'unknown', '', criterion.text);
+      return result('founded', criterion.ranges.some((r) => yearInRange(year, r)) ? 'passed' : 'failed', String(year), criterion.text);
     }
     case 'company_type': {
       const expected = or(criterion.types.map((t) => TYPE_LABEL[t] ?? t));

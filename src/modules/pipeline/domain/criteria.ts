@@ -31,10 +31,12 @@
  * - ICPs ignore person labels (titles, functions, seniority).
  */
 import { scanSizes, scanStages, LIST_TYPES, PROSE_TYPES, SizeHit, STAGE_DASH, StageHit } from './company-terms';
+import { findFounded } from './founded';
 import { countryName, namesUnitedStates, resolvePlace, scanPlaces, scanStates, stateCountry } from './geo';
 import { findRanges, invert, Measure, mergeRanges, NumberRange, subtractRange } from './ranges';
 import {
   canonicalTitleTokens,
+  conceptClosure,
   expandDefinedTitles,
   findSeniority,
   FUNCTION_LABEL,
@@ -114,6 +116,8 @@ export type Criterion =
   | { kind: 'funding'; stages: string[]; assumed?: string }
   | { kind: 'total_funding'; ranges: NumberRange[]; currency: string; assumed?: string }
   | { kind: 'company_type'; types: string[] }
+  /** Inclusive founded years (`company_info.founded_year`); `text` is how the description put it. */
+  | { kind: 'founded'; ranges: NumberRange[]; text: string }
   | { kind: 'title'; patterns: TitlePattern[] }
   | { kind: 'function'; functions: string[]; keywords: Keyword[] }
   | { kind: 'seniority'; tiers: Tier[] }
@@ -673,6 +677,21 @@ const POSTFIX_NEGATIONS: string[][] = [
   'does not qualify',
   'do not fit',
   'does not fit',
+  // Rejections that say why: "seven-figure brands are too early for us", "nine-figure ones build this in-house".
+  ...['too early', 'too small', 'too big', 'too large', 'too late', 'too mature', 'too early stage'],
+  ...['build', 'builds', 'do', 'does'].flatMap((verb) =>
+    ['this', 'it', 'that', 'their own', 'everything'].map((what) => `${verb} ${what} in house`),
+  ),
+  'build in house',
+  'builds in house',
+  // Out of scope for this product: "pharma and device makers are handled by a different product line".
+  ...['handled', 'covered', 'served', 'owned'].flatMap((verb) =>
+    ['a different', 'another', 'a separate', 'our other'].flatMap((which) =>
+      ['team', 'product line', 'product', 'business unit', 'unit', 'division', 'group', 'offering'].map(
+        (what) => `${verb} by ${which} ${what}`,
+      ),
+    ),
+  ),
 ]
   .map((p) => p.split(' '))
   .sort((a, b) => b.length - a.length);
@@ -1033,6 +1052,8 @@ class CriteriaBuilder {
   private readonly tiers: Tier[] = [];
   private readonly proseTiers: Tier[] = [];
   private readonly excluded = emptyExclusions();
+  /** The words each excluded industry concept was read from, for when the concept itself cannot be meant. */
+  private readonly excludedWords = new Map<string, Keyword[]>();
   private readonly extraProse: string[] = [];
 
   constructor(private readonly subject: Subject) {}
@@ -1263,7 +1284,9 @@ class CriteriaBuilder {
       // Industries before places, so "VC" is venture capital here, not Saint Vincent.
       for (const hit of scanIndustries(tokens, { consumed })) {
         pushUnique(x.concepts, hit.value);
-        pushKeyword(x.nameTerms, keywordOf(tokens.slice(hit.start, hit.end)));
+        const word = keywordOf(tokens.slice(hit.start, hit.end));
+        pushKeyword(x.nameTerms, word);
+        if (word) this.excludedWords.set(hit.value, [...(this.excludedWords.get(hit.value) ?? []), word]);
         label(hit.start, hit.end);
       }
       const states = { states: [] as string[], labels: [] as string[] };
@@ -1397,6 +1420,22 @@ class CriteriaBuilder {
     return assumed ? { ranges, assumed } : { ranges };
   }
 
+  /**
+   * An excluded word that the table files under an industry the description targets ("logistics
+   * companies, no courier outfits" while "courier" were a logistics term) cannot exclude that whole
+   * industry: the writer meant a narrower kind. Such a concept is dropped and its words are kept as
+   * literal keywords, so only companies that say them are excluded.
+   */
+  private narrowedExclusions(): Exclusions {
+    const x = this.excluded;
+    const targeted = (concept: string) => conceptClosure(concept).some((c) => this.concepts.includes(c));
+    if (!x.concepts.some(targeted)) return x;
+    const keywords = [...x.keywords];
+    for (const concept of x.concepts.filter(targeted))
+      for (const word of this.excludedWords.get(concept) ?? []) pushKeyword(keywords, word);
+    return { ...x, concepts: x.concepts.filter((c) => !targeted(c)), keywords };
+  }
+
   build(): Criterion[] {
     const out: Criterion[] = [];
     if (this.concepts.length > 0 || this.keywords.length > 0)
@@ -1442,7 +1481,7 @@ class CriteriaBuilder {
     if (this.functions.length > 0 || this.functionKeywords.length > 0)
       out.push({ kind: 'function', functions: this.functions, keywords: this.functionKeywords });
     if (tiers.length > 0) out.push({ kind: 'seniority', tiers });
-    const x = this.excluded;
+    const x = this.narrowedExclusions();
     if (
       x.concepts.length +
         x.keywords.length +
@@ -1547,9 +1586,16 @@ function dedupePatterns(patterns: readonly TitlePattern[]): TitlePattern[] {
 /** The criteria a description states. Never throws; a description with no readable criterion gives `[]`. */
 export function parseCriteria(description: string, subject: Subject): Criterion[] {
   if (typeof description !== 'string' || description.trim() === '') return [];
-  const { labelled, prose } = splitLabelled(prepare(expandDefinedTitles(description.slice(0, MAX_PARSED_LENGTH))));
+  let text = description.slice(0, MAX_PARSED_LENGTH);
+  // Founded years come out first, blanked, so a year is never read as a head count or a label's value.
+  const founded = subject === 'icp' ? findFounded(text) : [];
+  for (const hit of founded) text = text.slice(0, hit.start) + ' '.repeat(hit.end - hit.start) + text.slice(hit.end);
+  const { labelled, prose } = splitLabelled(prepare(expandDefinedTitles(text)));
   const builder = new CriteriaBuilder(subject);
   for (const part of labelled) builder.labelled(part.kind, part.value);
   builder.prose(prose);
-  return builder.build();
+  const out = builder.build();
+  if (founded.length > 0)
+    out.push({ kind: 'founded', ranges: founded.map((h) => h.range), text: joinList(unique(founded.map((h) => h.text)), 'or') });
+  return out;
 }

@@ -79,9 +79,14 @@ describe('DefaultEvaluator.evaluateCompany: the DESIGN ICPs', () => {
     ],
     ['an Irish SaaS company of 100 employees', { industries: ['SaaS'], employee_count: 100, location: { country: 'IE' } }, UK_SOFTWARE],
     [
-      'a British IT services firm written as Great Britain',
-      { industries: ['Information Technology and Services'], employee_count: 1500, location: { country: 'Great Britain' } },
+      'a British software firm written as Great Britain',
+      { industries: ['Computer Software'], employee_count: 1500, location: { country: 'Great Britain' } },
       UK_SOFTWARE,
+    ],
+    [
+      'a British IT services firm: it sells work on software, not software',
+      { industries: ['Information Technology and Services'], employee_count: 1500, location: { country: 'United Kingdom' } },
+      null,
     ],
     [
       'a US retail company',
@@ -281,6 +286,32 @@ describe('DefaultEvaluator.evaluateCompany: taxonomy and exclusions', () => {
     expectMatch(evaluator.evaluateCompany(company({ location: { country: 'Österreich' } }), [dach]), dach);
     expectNoMatch(evaluator.evaluateCompany(company({ location: { country: 'France' } }), [dach]));
   });
+});
+
+describe('DefaultEvaluator: out-of-scope phrasing excludes what it names', () => {
+  const evaluator = new DefaultEvaluator();
+  const providers: KbProfile = {
+    id: '45',
+    name: 'Canadian providers',
+    description:
+      'Our buyers are healthcare providers — hospitals, clinic groups — with at least 250 staff in Canada. (Pharma makers are handled by a different product line.)',
+  };
+  const ca = { location: { country: 'Canada' }, employee_count: 1200 };
+
+  it.each<[string, Record<string, unknown>, boolean]>([
+    ['"handled by a different product line" fails pharma', { ...ca, industries: ['Pharmaceuticals'] }, false],
+    ['it keeps hospitals', { ...ca, industries: ['Hospital & Health Care'] }, true],
+  ])('%s', (_name, input, expected) => {
+    expect(evaluator.evaluateCompany(company(input), [providers]).matched).toBe(expected);
+  });
+
+  it.each(['handled by another team', 'covered by a separate business unit', 'served by our other product'])(
+    'reads "%s" as an exclusion',
+    (phrase) => {
+      const exclusion = parseCriteria(`Retailers in Canada. Banks are ${phrase}.`, 'icp').find((c) => c.kind === 'exclusion');
+      expect(exclusion).toMatchObject({ concepts: ['banking'] });
+    },
+  );
 });
 
 describe('DefaultEvaluator: exclusions exclude only what they name', () => {

@@ -176,3 +176,39 @@ describe('DefaultEvaluator.evaluateCompany: size words', () => {
     expect(reasoning).toBe('Matched ICP "Sized" on employees 250.');
   });
 });
+
+describe('parseCriteria: size words in a sentence that rejects them', () => {
+  const revenueOf = (text: string) => criterion(text, 'revenue')?.ranges.map((r) => [r.min, r.max]);
+
+  it.each<[string, Array<[number | null, number | null]>]>([
+    [
+      'US consumer brands at eight-figure revenue. Seven-figure brands are too early for us; nine-figure ones build this in-house.',
+      [[10e6, 100e6]],
+    ],
+    ['Eight-figure revenue. Seven-figure companies are too small, nine-figure ones too big.', [[10e6, 100e6]]],
+    ["Eight-figure revenue; seven-figure shops aren't a fit.", [[10e6, 100e6]]],
+    ['Eight-figure revenue. Nine-figure brands are out of scope.', [[10e6, 100e6]]],
+  ])('%s', (text, ranges) => {
+    expect(revenueOf(text)).toEqual(ranges);
+  });
+
+  it('narrows a head-count size word the same way', () => {
+    expect(employeesOf('Mid-market SaaS; enterprises are too big for us and startups too small.')).toEqual([[100, 999]]);
+    expect(employeesOf('Mid-market SaaS. Enterprises build it in-house.')).toEqual([[100, 999]]);
+  });
+
+  it('judges the range it narrowed', () => {
+    const evaluator = new DefaultEvaluator();
+    const icp: KbProfile = {
+      id: '1',
+      name: 'Brands',
+      description:
+        'US consumer brands at eight-figure revenue. Seven-figure brands are too early for us; nine-figure ones build this in-house.',
+    };
+    const brand = (annual_revenue: number) =>
+      company({ industries: ['Apparel & Fashion'], annual_revenue, location: { country: 'United States' } });
+    expect(evaluator.evaluateCompany(brand(10e6), [icp]).matched).toBe(true);
+    expect(evaluator.evaluateCompany(brand(3e6), [icp]).matched).toBe(false);
+    expect(evaluator.evaluateCompany(brand(101e6), [icp]).matched).toBe(false);
+  });
+});

@@ -31,8 +31,8 @@ describe('industry taxonomy', () => {
     ['software', 'software'],
     ['SaaS', 'software'],
     ['Computer Software', 'software'],
-    ['Information Technology and Services', 'software'],
-    ['IT Services & IT Consulting', 'software'],
+    ['Information Technology and Services', 'it_services'],
+    ['IT Services & IT Consulting', 'it_services'],
     ['healthcare', 'healthcare'],
     ['Hospital & Health Care', 'healthcare_providers'],
     ['Medtech', 'medical_devices'],
@@ -61,7 +61,7 @@ describe('industry taxonomy', () => {
 
   it('does not read the pronoun "it" as information technology', () => {
     expect(industryConcepts('make it happen')).toEqual([]);
-    expect(industryConcepts('IT')).toEqual(['software']);
+    expect(industryConcepts('IT')).toEqual(['technology']);
   });
 
   it('lets a broad concept include narrower ones', () => {

@@ -52,7 +52,10 @@ export function scanIndustries(tokens: readonly Token[], options: { consumed?: b
 
 /** Concepts named anywhere in one industry string, e.g. "Computer and Network Security". */
 export function industryConcepts(text: string): string[] {
-  return unique(scanIndustries(prepareTaxonomyText(text)).map((hit) => hit.value));
+  const concepts = scanIndustries(prepareTaxonomyText(text)).map((hit) => hit.value);
+  // Provider names join words with slashes ("Package/Freight Delivery"): read whole, they can name a narrower concept.
+  if (text.includes('/')) concepts.push(...scanIndustries(prepareTaxonomyText(text.replace(/\//g, ' '))).map((hit) => hit.value));
+  return unique(concepts);
 }
 
 /** Concepts a company's name reveals ("Blue Fox Agency" → marketing). */

@@ -65,6 +65,10 @@ describe('industry hierarchy and near neighbours', () => {
     ['electronics manufacturing is manufacturing', ['Electrical/Electronic Manufacturing'], 'manufacturing', true],
     ['automotive is manufacturing', ['Automotive'], 'manufacturing', true],
     ['chemicals are manufacturing', ['Chemicals'], 'manufacturing', true],
+    ['a winery is a food and beverage manufacturer', ['Wine and Spirits'], 'food_manufacturing', true],
+    ['a brewery is a food and beverage manufacturer', ['Brewery'], 'food_manufacturing', true],
+    ['a distillery is manufacturing', ['Distillery'], 'manufacturing', true],
+    ['a beverage maker is food and beverage', ['Beverages'], 'food', true],
     ['a restaurant is not a food manufacturer', ['Restaurants'], 'food_manufacturing', false],
     ['a restaurant is not a manufacturer', ['Restaurants'], 'manufacturing', false],
     ['a software company is not a manufacturer', ['Computer Software'], 'manufacturing', false],
@@ -85,6 +89,15 @@ describe('industry hierarchy and near neighbours', () => {
     ['a bank is financial services', ['Banking'], 'fintech', true],
     ['a bank is not an insurer', ['Banking'], 'insurance', false],
     ['an IT consultancy is not a software company', ['IT Consulting'], 'software', false],
+    ['an IT services firm is not a software company', ['Information Technology & Services'], 'software', false],
+    ['an MSP is not a software company', ['Managed Services'], 'software', false],
+    ['an IT services firm is technology', ['Information Technology & Services'], 'technology', true],
+    ['a software company is technology', ['Computer Software'], 'technology', true],
+    ['a courier is logistics', ['Courier Services'], 'logistics', true],
+    ['a cosmetics brand is a consumer brand', ['Cosmetics'], 'retail', true],
+    ['a furniture maker is a consumer brand', ['Furniture'], 'retail', true],
+    ['a 3PL is not a courier', ['Logistics and Supply Chain'], 'courier', false],
+    ['a slashed provider name is read whole', ['Package/Freight Delivery'], 'courier', true],
   ])('%s', (_name, industries, concept, expected) => {
     expect(satisfies(industries, concept)).toBe(expected);
   });
@@ -122,6 +135,38 @@ describe('industry words in ICPs', () => {
     const icp = 'Insurers only. Life, P&C, health, reinsurance — all fine.';
     expect(matches(icp, ['Insurance'])).toBe(true);
     expect(matches(icp, ['Hospital & Health Care'])).toBe(false);
+  });
+
+  it('excludes a courier without excluding logistics, its parent', () => {
+    const icp = "Logistics & 3PL companies in Spain. We don't do parcel/courier outfits, and we don't sell into the public sector.";
+    expect(matches(icp, ['Logistics and Supply Chain'])).toBe(true);
+    expect(matches(icp, ['Parcel Delivery'])).toBe(false);
+    expect(matches(icp, ['Package/Freight Delivery'])).toBe(false);
+    expect(matches(icp, ['Courier Services'])).toBe(false);
+    expect(matches(icp, ['Government Administration'])).toBe(false);
+  });
+
+  it('reads an excluded word filed under the targeted industry as that word only', () => {
+    // "trucking" is a logistics term; excluding all logistics would contradict the target.
+    const icp = 'Industries: Logistics\nExclude: trucking';
+    expect(matches(icp, ['Logistics and Supply Chain'])).toBe(true);
+    expect(matches(icp, ['Trucking'])).toBe(false);
+    expect(matches('Retailers. Not software companies.', ['Computer Software'])).toBe(false);
+  });
+
+  it('keeps IT services firms out of software products', () => {
+    const icp = 'Funding stage: Series A / Series B\nVertical: Computer Software (B2B SaaS)';
+    expect(matches(icp, ['Computer Software'])).toBe(true);
+    expect(matches(icp, ['Information Technology & Services'])).toBe(false);
+    expect(matches('Tech companies', ['Information Technology & Services'])).toBe(true);
+    expect(matches('Tech companies', ['Computer Software'])).toBe(true);
+  });
+
+  it('reads drink makers as food and beverage manufacturing', () => {
+    const icp = 'Industries: Food & Beverage manufacturing\nEmployees: 100–1,000';
+    expect(matches(icp, ['Wine and Spirits'])).toBe(true);
+    expect(matches(icp, ['Beverages'])).toBe(true);
+    expect(matches('Food manufacturers with a great team spirit', ['Restaurants'])).toBe(false);
   });
 
   it('keeps restaurants out of food manufacturers', () => {

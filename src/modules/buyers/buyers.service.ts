@@ -5,7 +5,6 @@ import { requireWorkspace, WorkspaceContext } from '../../shared/application/wor
 import { formatId, ID_PREFIXES, parseId } from '../../shared/domain/ids';
 import { CursorCodec } from '../../shared/infrastructure/cursor-codec';
 import { SortOrder } from '../../shared/infrastructure/keyset-sql';
-import { CompanyInfo, companyInfoTemplate, conform, ContactInfo, contactInfoTemplate } from './buyer-shape';
 import { presentBuyer } from './buyer-view';
 import { BuyersRepository } from './buyers.repository';
 
@@ -20,11 +19,11 @@ export interface BuyerListQuery {
 
 export type BuyerView = ReturnType<typeof presentBuyer>;
 
-/** A Buyer's id and what the enrichment found, in the stored shape. */
+/** A Buyer's id and what the enrichment found, as stored (the evaluator conforms it to the templates). */
 export interface BuyerProfile {
   id: string;
-  contact_info: ContactInfo;
-  company_info: CompanyInfo;
+  contact_info: Record<string, unknown>;
+  company_info: Record<string, unknown>;
 }
 
 /** Buyers are read-only through the API; the pipeline writes them. */
@@ -57,15 +56,11 @@ export class BuyersService {
     });
   }
 
-  /** The workspace's `limit` most recently created Buyers, newest first, as the evaluator reads them. */
+  /** The workspace's `limit` most recently created Buyers, newest first, with what enrichment found as stored. */
   async recentProfiles(ctx: WorkspaceContext, limit: number): Promise<BuyerProfile[]> {
     // A page reads one row more than asked, to tell whether another page follows.
     const rows = (await this.buyers.page(ctx, { order: 'desc' }, null, limit)).slice(0, limit);
-    return rows.map((row) => ({
-      id: formatId(ID_PREFIXES.buyer, row.id),
-      contact_info: conform(contactInfoTemplate(), row.contact_info),
-      company_info: conform(companyInfoTemplate(), row.company_info),
-    }));
+    return rows.map((row) => ({ id: formatId(ID_PREFIXES.buyer, row.id), contact_info: row.contact_info, company_info: row.company_info }));
   }
 
   /** Malformed, missing and other-workspace ids are all simply not found. */

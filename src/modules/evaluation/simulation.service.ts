@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../shared/application/app-error';
+import { checkFieldValue, kbField } from '../../shared/application/kb-fields';
+import { isPlainObject } from '../../shared/domain/plain-object';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
-import { BuyerProfile, BuyersService } from '../buyers/buyers.service';
+import { BuyersService } from '../buyers/buyers.service';
 import { IcpsService } from '../kb/icps/icp.resource';
 import { PersonasService } from '../kb/personas/persona.resource';
-import { Check, ProfileJudge, ProfileVerdict, publicKind, Subject } from '../pipeline/profile-judge';
+import { BuyerFacts, Check, ProfileJudge, ProfileVerdict, publicKind, Subject } from '../pipeline/profile-judge';
 
 export const SIMULATE_DEFAULT_BUYERS = 1_000;
 export const SIMULATE_MAX_BUYERS = 10_000;
-const MAX_DESCRIPTION = 10_000;
 /** Examples of Buyers that enter and that leave, at most this many of each. */
 const EXAMPLES = 10;
 
@@ -41,30 +42,26 @@ export interface SimulationResult {
   examples: { entered: SimulationExample[]; left: SimulationExample[] };
 }
 
-/** Reads `{description, limit?}`; anything else is a 400 naming the field. */
+const DESCRIPTION = kbField.description();
+
+/** Reads `{description, limit?}`; anything else is a 400 naming the field. The draft follows the KB's description rule. */
 export function simulationInput(body: unknown): SimulationInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw AppError.validation('body', 'The request body must be a JSON object.');
-  }
-  const fields = body as Record<string, unknown>;
-  for (const name of Object.keys(fields)) {
+  if (!isPlainObject(body)) throw AppError.validation('body', 'The request body must be a JSON object.');
+  for (const name of Object.keys(body)) {
     if (name !== 'description' && name !== 'limit') throw AppError.validation(name, `${name} is not a known field.`);
   }
-  const { description, limit } = fields;
-  if (typeof description !== 'string' || description.trim() === '') {
-    throw AppError.validation('description', 'description is required: the draft text to evaluate.');
-  }
-  if (description.length > MAX_DESCRIPTION) {
-    throw AppError.validation('description', `description must be at most ${MAX_DESCRIPTION} characters.`);
-  }
+  const { limit } = body;
+  const description = typeof body.description === 'string' ? body.description.trim() : body.description;
+  const problem = checkFieldValue('description', DESCRIPTION, description);
+  if (problem) throw AppError.validation('description', `${problem}.`);
   if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > SIMULATE_MAX_BUYERS)) {
     throw AppError.validation('limit', `limit must be an integer from 1 to ${SIMULATE_MAX_BUYERS}.`);
   }
-  return { description, limit: limit ?? SIMULATE_DEFAULT_BUYERS };
+  return { description: description as string, limit: limit ?? SIMULATE_DEFAULT_BUYERS };
 }
 
-function personName(buyer: BuyerProfile): string {
-  const { first, middle, last } = buyer.contact_info.name;
+function personName(facts: BuyerFacts): string {
+  const { first, middle, last } = facts.contact.info.name;
   return [first, middle, last].filter((part) => part).join(' ');
 }
 
@@ -139,8 +136,8 @@ export class SimulationService {
       if (result.examples[move].length < EXAMPLES) {
         result.examples[move].push({
           buyer_id: buyer.id,
-          name: personName(buyer),
-          company: buyer.company_info.name,
+          name: personName(facts),
+          company: facts.company.info.name,
           criterion: draft.matched ? difference(now, draft, 'now') : difference(draft, now!, 'draft'),
         });
       }

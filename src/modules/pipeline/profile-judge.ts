@@ -1,4 +1,3 @@
-import type { CompanyInfo, ContactInfo } from '../buyers/buyer-shape';
 import { companyInfoTemplate, conform, contactInfoTemplate } from '../buyers/buyer-shape';
 import { Check, check, CompanyFacts, ContactFacts } from './domain/checks';
 import { DefaultEvaluator, isMatch } from './domain/default-evaluator';
@@ -36,7 +35,8 @@ export interface ProfileVerdict {
 export class ProfileJudge {
   private readonly evaluator = new DefaultEvaluator();
 
-  facts(company: CompanyInfo, contact: ContactInfo): BuyerFacts {
+  /** Stored or partial Buyer data is conformed to the Buyer's shape first, as the evaluator does. */
+  facts(company: unknown, contact: unknown): BuyerFacts {
     return {
       company: new CompanyFacts(conform(companyInfoTemplate(), company)),
       contact: new ContactFacts(conform(contactInfoTemplate(), contact)),

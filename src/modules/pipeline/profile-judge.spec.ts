@@ -30,8 +30,8 @@ describe('ProfileJudge', () => {
   it('gives each criterion its verdict, the Buyer value and what the profile asks for', () => {
     const judge = new ProfileJudge();
     const facts = judge.facts(
-      { name: 'Wien Soft', industries: ['Computer Software'], employee_count: 300, location: { country: 'Austria' } } as CompanyInfo,
-      {} as ContactInfo,
+      { name: 'Wien Soft', industries: ['Computer Software'], employee_count: 300, location: { country: 'Austria' } },
+      {},
     );
     const verdict = judge.judge('icp', 'x', 'Employees: 50-1000\nCountries: Germany', facts);
     expect(verdict.matched).toBe(false);

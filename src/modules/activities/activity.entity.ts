@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { BuyerEvaluation } from '../buyers/buyer-evaluation';
 import type { CompanyInfo, ContactInfo } from '../buyers/buyer-shape';
 import type { ResolvedIdentity } from '../../shared/domain/identity';
 import type { SignalTrigger, SignalType } from '../signals/signal-types';
@@ -7,10 +8,8 @@ import type { ActivityInput } from './activity-input';
 export type ActivityStatus = 'queued' | 'processed' | 'discarded';
 export type DiscardReason = 'unresolved_identity' | 'excluded_company' | 'no_target_match';
 
-export interface ActivityEvaluation {
-  icp: { matched: boolean; id: string | null; name: string; reasoning: string };
-  persona: { matched: boolean; id: string | null; name: string; reasoning: string };
-}
+/** The evaluation made for this activity, criterion verdicts included (absent on rows from before they were kept). */
+export type ActivityEvaluation = BuyerEvaluation;
 
 /**
  * A raw activity and its outcome. The pipeline's jobs carry what its steps find from one to the

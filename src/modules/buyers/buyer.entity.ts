@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { Attribution } from '../signals/signal-types';
+import type { FieldSources, StoredBuyerEvaluation } from './buyer-evaluation';
 import type { CompanyInfo, ContactInfo, Hem } from './buyer-shape';
 
 /**
@@ -14,6 +15,10 @@ export class BuyerEntity {
   @Column({ type: 'json' }) contact_info: ContactInfo;
   @Column({ type: 'json' }) company_info: CompanyInfo;
   @Column({ type: 'json' }) hems: Hem[];
+  /** Where the fields an evaluation reads came from, by field path. */
+  @Column({ type: 'json', default: () => `'{}'` }) sources: FieldSources;
+  /** The latest evaluation with its criterion verdicts, and the activity it was made for; null on Buyers evaluated before verdicts were kept. */
+  @Column({ type: 'json', nullable: true }) evaluation: StoredBuyerEvaluation | null;
   @Column({ type: 'json' }) attribution: Attribution;
   @Column({ type: 'boolean' }) is_icp: boolean;
   @Column({ type: 'bigint', nullable: true }) icp_id: string | null;

@@ -10,6 +10,8 @@ import { EnrichmentProvider, EnrichmentResult } from './enrichment-provider';
  */
 @Injectable()
 export class DirectoryEnrichmentProvider implements EnrichmentProvider {
+  readonly name = 'directory';
+
   constructor(private readonly directory: DirectoryRepository) {}
 
   async enrich(identity: ResolvedIdentity, hints: { companyDomain: string }): Promise<EnrichmentResult> {

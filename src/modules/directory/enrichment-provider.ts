@@ -11,6 +11,8 @@ export interface EnrichmentResult {
  * API can be plugged in by providing another implementation under ENRICHMENT_PROVIDER.
  */
 export interface EnrichmentProvider {
+  /** Names the provider where a Buyer's evaluation says a value came from ("directory"). */
+  readonly name?: string;
   enrich(identity: ResolvedIdentity, hints: { companyDomain: string }): Promise<EnrichmentResult>;
 }
 

@@ -1,18 +1,13 @@
 import { companyInfoTemplate, conform, contactInfoTemplate } from '../buyers/buyer-shape';
-import { Check, check, CompanyFacts, ContactFacts } from './domain/checks';
+import { check, CompanyFacts, ContactFacts } from './domain/checks';
 import { DefaultEvaluator, isMatch } from './domain/default-evaluator';
 import type { Subject } from './domain/criteria';
 
-export type { Check } from './domain/checks';
-export type { Subject } from './domain/criteria';
+import type { Check } from './domain/checks';
 
-/**
- * A criterion's kind as the API names it: industry, employees, revenue, country, funding_stage,
- * company_type, total_funding, founded, title, function, seniority, exclusion.
- */
-export function publicKind(kind: Check['kind']): string {
-  return kind === 'funding' ? 'funding_stage' : kind;
-}
+export type { Check } from './domain/checks';
+export { publicKind } from './domain/checks';
+export type { Subject } from './domain/criteria';
 
 /** A Buyer's company and contact, worked out once for any number of profiles. */
 export interface BuyerFacts {

@@ -1,6 +1,7 @@
 import type { JobsOptions, WorkerOptions } from 'bullmq';
 import { formatId, ID_PREFIXES } from '../../shared/domain/ids';
 import type { ActivityEvaluation, ActivityStage } from '../activities/activity.entity';
+import type { FieldSources } from '../buyers/buyer-evaluation';
 import type { CompanyInfo, ContactInfo } from '../buyers/buyer-shape';
 import type { ResolvedIdentity } from '../../shared/domain/identity';
 import { isPlainObject } from '../../shared/domain/plain-object';
@@ -28,6 +29,8 @@ export interface Carried {
   /** Enrich → Evaluate → Match. */
   contact_info?: ContactInfo;
   company_info?: CompanyInfo;
+  /** Enrich → Evaluate → Match: where the fields an evaluation reads came from. */
+  sources?: FieldSources;
   /** Evaluate → Match. */
   evaluation?: ActivityEvaluation;
 }

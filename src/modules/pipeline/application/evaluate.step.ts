@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { WorkspaceContext } from '../../../shared/application/workspace-context';
+import { withSources } from '../../buyers/buyer-evaluation';
 import { mergeKnown } from '../../buyers/buyer-shape';
 import { EVALUATOR, Evaluator } from '../domain/evaluator';
 import { KbLookupRepository } from '../infrastructure/kb-lookup.repository';
@@ -24,9 +25,11 @@ export class EvaluateStep extends PipelineStep {
     // Judge the person as the Buyer will be after this activity: what was known, updated by it.
     const company = known ? mergeKnown(known.company_info, carried.company_info) : carried.company_info;
     const contact = known ? mergeKnown(known.contact_info, carried.contact_info) : carried.contact_info;
+    // A value this activity brought has this activity's source; the others keep the Buyer's.
+    const sources = { ...known?.sources, ...carried.sources };
     const evaluation = {
-      icp: this.evaluator.evaluateCompany(company, icps),
-      persona: this.evaluator.evaluatePerson(contact, company, personas),
+      icp: withSources(this.evaluator.evaluateCompany(company, icps), sources),
+      persona: withSources(this.evaluator.evaluatePerson(contact, company, personas), sources),
     };
     job.carried = { ...carried, evaluation };
     return 'match';

@@ -9,6 +9,7 @@ import { IdGenerator } from '../../../shared/domain/ids';
 import { CLOCK, ID_GENERATOR } from '../../../shared/shared.module';
 import { ActivitiesRepository, ActivityChanges } from '../../activities/activities.repository';
 import type { ActivityEntity } from '../../activities/activity.entity';
+import type { FieldSources } from '../../buyers/buyer-evaluation';
 import { domainOf, isSameOrSubdomain } from '../../../shared/domain/identity';
 import { buildSignalData } from '../domain/signal-data';
 import { attributionOf, BuyerFold, BuyerToLock, BuyerWriter, NewSignal } from '../infrastructure/buyer-writer';
@@ -20,7 +21,7 @@ import { groupBy, turnBatching } from '../../../shared/infrastructure/turn-batch
 
 const LINKEDIN_COMPANY = /linkedin\.com\/company\/([^/?#\s]+)/i;
 
-type LockedActivity = ActivityEntity & { exclusion_domains: string[] };
+type LockedActivity = ActivityEntity & { exclusion_domains: string[]; sources?: FieldSources };
 
 /**
  * Match: exclusions first, then the trigger's target. A match writes one Signal and folds it into
@@ -96,8 +97,8 @@ export class MatchStep extends PipelineStep {
         if (!activity || activity.stage === 'done' || pending.has(activity)) return null;
         const carried = carriedWith(job, 'contact_info', 'company_info', 'evaluation');
         if (!carried) return restart(job);
-        const { identity, contact_info, company_info, evaluation } = carried;
-        pending.add(Object.assign(activity, { person_key: identity.personKey, identity, contact_info, company_info, evaluation }));
+        const { identity, contact_info, company_info, evaluation, sources } = carried;
+        pending.add(Object.assign(activity, { person_key: identity.personKey, identity, contact_info, company_info, evaluation, sources }));
         return null;
       });
       if (pending.size > 0) await this.matchLocked(ctx, [...pending], manager);
@@ -145,6 +146,7 @@ export class MatchStep extends PipelineStep {
           activity,
           data: buildSignalData(activity.payload, target!),
           matched: target!,
+          sources: activity.sources,
         };
         BuyerWriter.fold(fold, signal);
         signals.push(signal);

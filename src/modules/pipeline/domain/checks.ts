@@ -3,6 +3,7 @@
  * count, empty list) is `unknown`, never `failed`: missing enrichment must not count against a
  * Buyer, and it must not count for one either.
  */
+import type { FieldSources } from '../../buyers/buyer-evaluation';
 import type { CompanyInfo, ContactInfo } from '../../buyers/buyer-shape';
 import { companyTypeOf, describeStages, stageLabel, stageOf, TYPE_LABEL } from './company-terms';
 import type { Criterion, Exclusions, Keyword, TitlePattern } from './criteria';
@@ -27,6 +28,14 @@ import {
 import { containsPhrase, joinList, unique } from './text';
 
 export type Status = 'passed' | 'failed' | 'unknown';
+
+/**
+ * A criterion's kind as the API names it: industry, employees, revenue, country, state,
+ * funding_stage, company_type, total_funding, founded, title, function, seniority, exclusion.
+ */
+export function publicKind(kind: Criterion['kind']): string {
+  return kind === 'funding' ? 'funding_stage' : kind;
+}
 
 export interface Check {
   kind: Criterion['kind'];
@@ -419,4 +428,70 @@ function checkExclusions(x: Exclusions, company: CompanyFacts, contact: ContactF
   const distinct = unique(hits);
   if (distinct.length > 0) return { kind: 'exclusion', label: 'exclusion', status: 'failed', actual: joinList(distinct), expected };
   return { kind: 'exclusion', label: 'exclusion', status: known ? 'passed' : 'unknown', actual: '', expected };
+}
+
+const COMPANY = (field: string) => `company_info.${field}`;
+const CONTACT = (field: string) => `contact_info.${field}`;
+
+/** Every field `fieldsRead` can name: the fields whose sources are worth keeping. */
+export const FIELDS_READ: ReadonlySet<string> = new Set([
+  ...['industries', 'employee_count', 'annual_revenue', 'total_funding', 'founded_year', 'name'].map(COMPANY),
+  ...['location.country', 'location.state', 'latest_funding_stage', 'company_type'].map(COMPANY),
+  ...['location.country', 'location.state', 'role.title', 'role.seniority', 'role.function'].map(CONTACT),
+]);
+
+/** Every Buyer field an exclusion of this kind can read, in the order its evidence is listed. */
+function exclusionFields(x: Exclusions): string[] {
+  const fields: string[] = [];
+  if (x.concepts.length > 0 || x.keywords.length > 0) fields.push(COMPANY('industries'), COMPANY('name'));
+  if (x.types.length > 0) fields.push(COMPANY('company_type'), COMPANY('industries'), COMPANY('name'));
+  if (x.countries.length > 0) fields.push(COMPANY('location.country'));
+  if (x.states.length > 0) fields.push(COMPANY('location.state'));
+  if (x.stages.length > 0) fields.push(COMPANY('latest_funding_stage'), COMPANY('company_type'));
+  if (x.titles.length > 0 || x.tiers.length > 0 || x.functions.length > 0) {
+    fields.push(CONTACT('role.title'), CONTACT('role.seniority'), CONTACT('role.function'));
+  }
+  return unique(fields);
+}
+
+/** The sources of the fields an evaluation reads; the others are not kept. */
+export function keptSources(sources: FieldSources): FieldSources {
+  return Object.fromEntries(Object.entries(sources).filter(([field]) => FIELDS_READ.has(field)));
+}
+
+/**
+ * The Buyer fields a check's value was read from, the one that decided first: a reader of a
+ * verdict can then say where that value came from.
+ */
+export function fieldsRead(criterion: Criterion, company: CompanyFacts, contact: ContactFacts | null): string[] {
+  switch (criterion.kind) {
+    case 'industry':
+      return [COMPANY('industries')];
+    case 'employees':
+      return [COMPANY('employee_count')];
+    case 'revenue':
+      return [COMPANY('annual_revenue')];
+    case 'total_funding':
+      return [COMPANY('total_funding')];
+    case 'founded':
+      return [COMPANY('founded_year')];
+    case 'country':
+    case 'state': {
+      const own = criterion.of === 'contact' && contact && (contact.country || (criterion.kind === 'state' && contact.state));
+      const location = own ? (field: string) => CONTACT(`location.${field}`) : (field: string) => COMPANY(`location.${field}`);
+      return criterion.kind === 'country' ? [location('country')] : [location('state'), location('country')];
+    }
+    case 'funding':
+      return company.type === 'public' ? [COMPANY('company_type'), COMPANY('latest_funding_stage')] : [COMPANY('latest_funding_stage')];
+    case 'company_type':
+      return company.typeRaw ? [COMPANY('company_type')] : [COMPANY('industries'), COMPANY('latest_funding_stage')];
+    case 'title':
+      return contact?.title ? [CONTACT('role.title')] : [CONTACT('role.seniority'), CONTACT('role.function')];
+    case 'function':
+      return contact?.title && (contact.functionsFromTitle || !contact.functionRaw) ? [CONTACT('role.title')] : [CONTACT('role.function')];
+    case 'seniority':
+      return contact?.tierSource === 'title' ? [CONTACT('role.title')] : [CONTACT('role.seniority')];
+    case 'exclusion':
+      return exclusionFields(criterion);
+  }
 }

@@ -692,6 +692,8 @@ describe('DefaultEvaluator: choosing among profiles', () => {
       id: null,
       name: '',
       reasoning: 'No ICP matched: there are no active ICPs.',
+      profile: null,
+      criteria: [],
     });
     expect(evaluator.evaluatePerson(contact('CFO'), company(), []).reasoning).toBe('No Persona matched: there are no active Personas.');
   });
@@ -783,5 +785,58 @@ describe('DefaultEvaluator.evaluatePerson: exclusions of people by range, specif
     const result = evaluator.evaluatePerson(contact(title, role), noCompany, [profile]);
     if (matched) expectMatch(result, profile);
     else expectNoMatch(result);
+  });
+});
+
+describe('DefaultEvaluator: verdicts as rows', () => {
+  const evaluator = new DefaultEvaluator();
+
+  it('reports the matched profile and one row per criterion, with the value checked and the field it was read from', () => {
+    const result = evaluator.evaluateCompany(company(GERMAN_FINTECH), [EU_FINTECH]);
+    expect(result.profile).toEqual({ id: '11', name: 'EU Fintech' });
+    const rows = result.criteria!;
+    expect(rows.map((r) => r.kind)).toEqual(expect.arrayContaining(['industry', 'employees', 'revenue', 'country', 'funding_stage']));
+    expect(rows.find((r) => r.kind === 'employees')).toEqual({
+      kind: 'employees',
+      label: 'employees',
+      status: 'pass',
+      expected: '50–1,000',
+      value: '200',
+      fields: ['company_info.employee_count'],
+    });
+    expect(rows.find((r) => r.kind === 'country')).toMatchObject({
+      status: 'pass',
+      value: 'Germany',
+      fields: ['company_info.location.country'],
+    });
+    // The reasoning quotes the same values.
+    for (const row of rows) expect(result.reasoning).toContain(row.value);
+  });
+
+  it('reports the closest profile when none matches, with failed, passed and unknown rows as the reasoning names them', () => {
+    const result = evaluator.evaluateCompany(company({ ...GERMAN_FINTECH, employee_count: 5_000, annual_revenue: 0 }), [EU_FINTECH]);
+    expect(result.matched).toBe(false);
+    expect(result.profile).toEqual({ id: '11', name: 'EU Fintech' });
+    const rows = result.criteria!;
+    expect(rows.find((r) => r.kind === 'employees')).toMatchObject({ status: 'fail', value: '5,000' });
+    expect(rows.find((r) => r.kind === 'revenue')).toMatchObject({ status: 'unknown', value: '' });
+    expect(rows.find((r) => r.kind === 'industry')).toMatchObject({ status: 'pass' });
+    expect(result.reasoning).toContain('employees 5,000');
+  });
+
+  it('names where a person value came from: the title when it decides, the stated seniority when that does', () => {
+    const byTitle = evaluator.evaluatePerson(contact('VP Finance'), company(), [FINANCE_PERSONA]).criteria!;
+    expect(byTitle.find((r) => r.kind === 'seniority')).toMatchObject({ status: 'pass', fields: ['contact_info.role.title'] });
+    expect(byTitle.find((r) => r.kind === 'function')).toMatchObject({ status: 'pass', fields: ['contact_info.role.title'] });
+    const stated = evaluator.evaluatePerson(contact('', { seniority: 'Director', function: 'Finance' }), company(), [
+      FINANCE_PERSONA,
+    ]).criteria!;
+    expect(stated.find((r) => r.kind === 'seniority')).toMatchObject({ status: 'pass', fields: ['contact_info.role.seniority'] });
+    expect(stated.find((r) => r.kind === 'function')).toMatchObject({ status: 'pass', fields: ['contact_info.role.function'] });
+  });
+
+  it('reports no profile when no description can be read', () => {
+    const result = evaluator.evaluateCompany(company(GERMAN_FINTECH), [{ id: '9', name: 'Vague', description: 'Great companies' }]);
+    expect(result).toMatchObject({ matched: false, profile: null, criteria: [] });
   });
 });

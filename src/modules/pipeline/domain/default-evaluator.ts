@@ -8,7 +8,8 @@
  * Buyer); ties go to the earlier profile in the order given.
  */
 import { CompanyInfo, companyInfoTemplate, conform, ContactInfo, contactInfoTemplate } from '../../buyers/buyer-shape';
-import { Check, check, CompanyFacts, ContactFacts } from './checks';
+import type { CriterionVerdict } from '../../buyers/buyer-evaluation';
+import { Check, check, CompanyFacts, ContactFacts, fieldsRead, publicKind } from './checks';
 import { Criterion, parseCriteria, Subject } from './criteria';
 import { EvaluationResult, Evaluator, KbProfile } from './evaluator';
 import { joinList } from './text';
@@ -24,6 +25,8 @@ interface Scored {
   profile: KbProfile;
   criteria: Criterion[];
   checks: Check[];
+  /** The fields each check read, in the same order. */
+  fields: string[][];
   passed: Check[];
   failed: Check[];
   unknown: Check[];
@@ -54,14 +57,12 @@ export class DefaultEvaluator implements Evaluator {
   }
 
   evaluateCompany(company: CompanyInfo, icps: readonly KbProfile[]): EvaluationResult {
-    const facts = new CompanyFacts(conform(companyInfoTemplate(), company));
-    return this.evaluate('icp', icps, (criteria) => criteria.map((c) => check(c, facts, null)));
+    return this.evaluate('icp', icps, new CompanyFacts(conform(companyInfoTemplate(), company)), null);
   }
 
   evaluatePerson(contact: ContactInfo, company: CompanyInfo, personas: readonly KbProfile[]): EvaluationResult {
     const companyFacts = new CompanyFacts(conform(companyInfoTemplate(), company));
-    const contactFacts = new ContactFacts(conform(contactInfoTemplate(), contact));
-    return this.evaluate('persona', personas, (criteria) => criteria.map((c) => check(c, companyFacts, contactFacts)));
+    return this.evaluate('persona', personas, companyFacts, new ContactFacts(conform(contactInfoTemplate(), contact)));
   }
 
   /**
@@ -89,18 +90,24 @@ export class DefaultEvaluator implements Evaluator {
     return criteria;
   }
 
-  private evaluate(subject: Subject, profiles: readonly KbProfile[], run: (criteria: Criterion[]) => Check[]): EvaluationResult {
+  private evaluate(
+    subject: Subject,
+    profiles: readonly KbProfile[],
+    company: CompanyFacts,
+    contact: ContactFacts | null,
+  ): EvaluationResult {
     const noun = NOUN[subject];
     const list = (Array.isArray(profiles) ? profiles : []).filter((p): p is KbProfile => p !== null && typeof p === 'object');
     if (list.length === 0) return noMatch(`No ${noun.profile} matched: there are no active ${noun.profile}s.`);
 
     const scored: Scored[] = list.map((profile) => {
       const criteria = this.criteriaOf(subject, profile);
-      const checks = run(criteria);
+      const checks = criteria.map((c) => check(c, company, contact));
+      const fields = criteria.map((c) => fieldsRead(c, company, contact));
       const passed = checks.filter((c) => c.status === 'passed');
       const failed = checks.filter((c) => c.status === 'failed');
       const unknown = checks.filter((c) => c.status === 'unknown');
-      return { profile, criteria, checks, passed, failed, unknown, matched: isMatch(checks) };
+      return { profile, criteria, checks, fields, passed, failed, unknown, matched: isMatch(checks) };
     });
 
     const best = scored
@@ -111,10 +118,11 @@ export class DefaultEvaluator implements Evaluator {
       return {
         matched: true,
         id: String(best.profile.id),
-        name: typeof best.profile.name === 'string' ? best.profile.name : '',
+        name: nameOf(best.profile),
         reasoning: cap(
           `Matched ${noun.profile} ${title(best.profile)} on ${joinList(best.passed.map(passedPhrase), 'and', 20)}${unknown}.`,
         ),
+        ...verdicts(best),
       };
     }
 
@@ -132,13 +140,33 @@ export class DefaultEvaluator implements Evaluator {
     if (closest.failed.length === 0) {
       return noMatch(
         `No ${noun.profile} matched: too little data about ${noun.buyer} (the closest, ${title(closest.profile)}, needs ${joinList(closest.unknown.map((c) => c.label))}).`,
+        closest,
       );
     }
     const parts = [`${joinList(closest.failed.map(failedPhrase), 'and', 20)} did not match`];
     if (closest.passed.length > 0) parts.push(`${joinList(closest.passed.map(passedPhrase), 'and', 20)} did`);
     if (closest.unknown.length > 0) parts.push(`no data for ${joinList(closest.unknown.map((c) => c.label))}`);
-    return noMatch(`No ${noun.profile} matched. Closest: ${title(closest.profile)}, where ${parts.join('; ')}.`);
+    return noMatch(`No ${noun.profile} matched. Closest: ${title(closest.profile)}, where ${parts.join('; ')}.`, closest);
   }
+}
+
+const nameOf = (profile: KbProfile) => (typeof profile.name === 'string' ? profile.name : '');
+
+const VERDICT = { passed: 'pass', failed: 'fail', unknown: 'unknown' } as const;
+
+/** The profile's checks as rows: what the reasoning says, as data. */
+function verdicts(scored: Scored): { profile: { id: string; name: string }; criteria: CriterionVerdict[] } {
+  return {
+    profile: { id: String(scored.profile.id), name: nameOf(scored.profile) },
+    criteria: scored.checks.map((c, k) => ({
+      kind: publicKind(c.kind),
+      label: c.label,
+      status: VERDICT[c.status],
+      expected: c.expected,
+      value: c.actual,
+      fields: scored.fields[k],
+    })),
+  };
 }
 
 function title(profile: KbProfile): string {
@@ -160,6 +188,13 @@ function cap(text: string): string {
   return text.length <= MAX_REASONING_LENGTH ? text : `${text.slice(0, MAX_REASONING_LENGTH - 1)}…`;
 }
 
-function noMatch(reasoning: string): EvaluationResult {
-  return { matched: false, id: null, name: '', reasoning: cap(reasoning) };
+/** `closest`, when there is one, is the profile the reasoning names and whose criteria it reports. */
+function noMatch(reasoning: string, closest?: Scored): EvaluationResult {
+  return {
+    matched: false,
+    id: null,
+    name: '',
+    reasoning: cap(reasoning),
+    ...(closest ? verdicts(closest) : { profile: null, criteria: [] }),
+  };
 }

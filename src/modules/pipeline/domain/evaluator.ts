@@ -4,6 +4,7 @@
  * engine, an LLM-backed one for instance, only has to implement this interface and be bound to
  * `EVALUATOR`.
  */
+import type { SideEvaluation } from '../../buyers/buyer-evaluation';
 import type { CompanyInfo, ContactInfo } from '../../buyers/buyer-shape';
 
 /** An active ICP or Persona; `id` is its internal numeric id as a decimal string. */
@@ -16,14 +17,11 @@ export interface KbProfile {
 
 /**
  * `matched: false` always comes with `id: null` and `name: ''`; `reasoning` is a sentence or
- * two a person can read, naming the criteria that matched, failed or had no data.
+ * two a person can read, naming the criteria that matched, failed or had no data. An engine that
+ * judges criterion by criterion also reports them (`criteria`, of `profile`: the matched profile,
+ * or the closest one), and the reasoning says what they say.
  */
-export interface EvaluationResult {
-  matched: boolean;
-  id: string | null;
-  name: string;
-  reasoning: string;
-}
+export type EvaluationResult = SideEvaluation;
 
 export interface Evaluator {
   /** `icps` in the workspace's order: among equally good matches the first one wins. */

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { requireWorkspace, WorkspaceContext } from '../../../shared/application/workspace-context';
 import type { ActivityEntity } from '../../activities/activity.entity';
 import type { BuyerEntity } from '../../buyers/buyer.entity';
+import type { FieldSources } from '../../buyers/buyer-evaluation';
 import { companyInfoTemplate, contactInfoTemplate, Hem, mergeKnown } from '../../buyers/buyer-shape';
 import { Attribution, emptyAttribution } from '../../signals/signal-types';
 import type { MatchedRecord } from '../domain/signal-data';
@@ -14,6 +15,8 @@ export interface NewSignal {
   activity: ActivityEntity;
   data: Record<string, unknown>;
   matched: MatchedRecord;
+  /** Where the activity's evaluated fields came from (absent from jobs queued before sources were kept). */
+  sources?: FieldSources;
 }
 
 /** What folding a Signal into a Buyer reads from the Buyer. */
@@ -24,6 +27,7 @@ export type LockedBuyer = Pick<
   | 'contact_info'
   | 'company_info'
   | 'hems'
+  | 'sources'
   | 'signal_count_total'
   | 'signal_count_website'
   | 'signal_count_market'
@@ -42,6 +46,8 @@ export type LockedBuyer = Pick<
 export interface BuyerFold {
   buyer: LockedBuyer;
   evaluation: ActivityEntity['evaluation'];
+  /** The activity `evaluation` was made for. */
+  evaluatedWith: string | null;
   first: { type: string; trigger: string; attribution: Attribution } | null;
   last: { type: string; trigger: string } | null;
 }
@@ -69,7 +75,7 @@ export function attributionOf(activity: ActivityEntity): Attribution {
 }
 
 const LOCKED_COLUMNS =
-  'b.id, b.person_key, b.contact_info, b.company_info, b.hems, b.signal_count_total, b.signal_count_website, b.signal_count_market, ' +
+  'b.id, b.person_key, b.contact_info, b.company_info, b.hems, b.sources, b.signal_count_total, b.signal_count_website, b.signal_count_market, ' +
   'b.signal_count_linkedin, b.first_signal_id, b.first_signal_at, b.last_signal_id, b.last_signal_at';
 
 /**
@@ -114,7 +120,7 @@ export class BuyerWriter {
 
   /** A fold of nothing yet into a locked Buyer. */
   static startFold(buyer: LockedBuyer): BuyerFold {
-    return { buyer: { ...buyer }, evaluation: null, first: null, last: null };
+    return { buyer: { ...buyer }, evaluation: null, evaluatedWith: null, first: null, last: null };
   }
 
   /** Folds one Signal into the Buyer, in memory. Signals of one Buyer fold in `captured_at` order. */
@@ -125,8 +131,10 @@ export class BuyerWriter {
     buyer.contact_info = mergeKnown(buyer.contact_info, activity.contact_info!);
     buyer.company_info = mergeKnown(buyer.company_info, activity.company_info!);
     buyer.hems = mergeHems(activity.identity!.hems, buyer.hems);
+    buyer.sources = { ...buyer.sources, ...signal.sources };
     // The latest evaluation describes the Buyer; earlier ones are history.
     into.evaluation = activity.evaluation;
+    into.evaluatedWith = activity.id;
     buyer.signal_count_total += 1;
     if (activity.type === 'website') buyer.signal_count_website += 1;
     if (activity.type === 'market') buyer.signal_count_market += 1;

@@ -10,6 +10,7 @@ import type { MatchedRecord } from '../domain/signal-data';
 import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
 import type { SqlParams } from '../../../shared/infrastructure/sql-params';
 import { groupBy, turnBatching } from '../../../shared/infrastructure/turn-batching';
+import type { FieldSources } from '../../buyers/buyer-evaluation';
 import type { CompanyInfo, ContactInfo } from '../../buyers/buyer-shape';
 import type { KbProfile } from '../domain/evaluator';
 import { competitorResource } from '../../kb/competitors/competitor.resource';
@@ -177,12 +178,13 @@ const profiles = (table: string, name: 'icps' | 'personas') =>
 const evaluationInputsSql = (
   tableOf: TableOf,
 ) => `SELECT ${profiles(tableOf(icpResource), 'icps')}, ${profiles(tableOf(personaResource), 'personas')},
-  (SELECT coalesce(json_object_agg(b.person_key, json_build_object('contact_info', b.contact_info, 'company_info', b.company_info)), '{}')
+  (SELECT coalesce(json_object_agg(b.person_key, json_build_object('contact_info', b.contact_info, 'company_info', b.company_info, 'sources', b.sources)), '{}')
      FROM buyers b WHERE b.workspace_id = $1 AND b.person_key = ANY($2::text[])) AS known`;
 
 interface KnownBuyer {
   contact_info: ContactInfo;
   company_info: CompanyInfo;
+  sources: FieldSources;
 }
 
 export interface EvaluationInputs {

@@ -9,6 +9,7 @@ export function newLockedBuyer(): LockedBuyer {
     contact_info: contactInfoTemplate(),
     company_info: companyInfoTemplate(),
     hems: [],
+    sources: {},
     signal_count_total: 0,
     signal_count_website: 0,
     signal_count_market: 0,

@@ -28,6 +28,8 @@ const BUYER_UPDATE_COLUMNS: ReadonlyArray<readonly [column: string, type: string
   ['contact_info', 'json', 'set'],
   ['company_info', 'json', 'set'],
   ['hems', 'json', 'set'],
+  ['sources', 'json', 'set'],
+  ['evaluation', 'json', 'set'],
   ['is_icp', 'boolean', 'set'],
   ['icp_id', 'bigint', 'set'],
   ['icp_name', 'text', 'set'],
@@ -85,7 +87,7 @@ export class MatchWriter {
     const params = new SqlParams();
     const workspace = params.bind('workspace', workspaceId);
     const $now = params.bind('now', now);
-    const buyers = folds.map(({ buyer, evaluation, first, last }) => {
+    const buyers = folds.map(({ buyer, evaluation, evaluatedWith, first, last }) => {
       const icp = evaluation!.icp;
       const persona = evaluation!.persona;
       return {
@@ -93,6 +95,8 @@ export class MatchWriter {
         contact_info: buyer.contact_info,
         company_info: buyer.company_info,
         hems: buyer.hems,
+        sources: buyer.sources,
+        evaluation: { ...evaluation!, activity_id: evaluatedWith },
         is_icp: icp.matched,
         icp_id: icp.matched ? icp.id : null,
         icp_name: icp.matched ? icp.name : '',

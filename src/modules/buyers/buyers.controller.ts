@@ -91,6 +91,75 @@ const BUYER_SCHEMA: SchemaObject = {
   },
 };
 
+const SOURCE_SCHEMA: SchemaObject = {
+  type: 'object',
+  title: 'ValueSource',
+  nullable: true,
+  description:
+    "Where the Buyer's value came from: the activity's own hints, or an enrichment provider. Null when the value is empty or its source unknown.",
+  required: ['type'],
+  properties: {
+    type: { type: 'string', enum: ['activity', 'enrichment'] },
+    activity_id: { type: 'string', example: 'act_1234567890', description: 'When `type` is `activity`.' },
+    provider: { type: 'string', example: 'directory', description: 'When `type` is `enrichment`.' },
+  },
+};
+
+const CRITERION_VERDICT_SCHEMA: SchemaObject = {
+  type: 'object',
+  title: 'CriterionVerdict',
+  required: ['kind', 'label', 'status', 'expected', 'value', 'source'],
+  properties: {
+    kind: {
+      type: 'string',
+      example: 'employees',
+      description:
+        'industry, employees, revenue, country, state, funding_stage, total_funding, founded, company_type, title, function, seniority or exclusion',
+    },
+    label: { type: 'string', example: 'employees' },
+    status: { type: 'string', enum: ['pass', 'fail', 'unknown'] },
+    expected: { type: 'string', example: '100–999', description: 'What the profile asks for, as the reasoning quotes it.' },
+    value: { type: 'string', example: '340', description: "The Buyer's value it was checked against; empty when unknown." },
+    source: SOURCE_SCHEMA,
+  },
+};
+
+const evaluationSideSchema = (title: string, prefix: string): SchemaObject => ({
+  type: 'object',
+  title,
+  required: ['matched', 'profile', 'reasoning', 'criteria'],
+  properties: {
+    matched: { type: 'boolean', description: "The Buyer's `is_icp` / `is_persona`." },
+    profile: {
+      type: 'object',
+      nullable: true,
+      description: 'The matched profile, or the closest one when none matched; null when there was none to judge by.',
+      properties: { id: { type: 'string', example: `${prefix}1234567890` }, name: str },
+    },
+    reasoning: { type: 'string', description: "The Buyer's `icp_reasoning` / `persona_reasoning`, written from the same verdicts." },
+    criteria: { type: 'array', items: CRITERION_VERDICT_SCHEMA },
+  },
+});
+
+const BUYER_EVALUATION_SCHEMA: SchemaObject = {
+  type: 'object',
+  title: 'BuyerEvaluation',
+  required: ['object', 'buyer_id', 'activity_id', 'icp', 'persona'],
+  properties: {
+    object: { type: 'string', enum: ['buyer_evaluation'] },
+    buyer_id: { type: 'string', example: 'buy_1234567890' },
+    activity_id: { type: 'string', nullable: true, example: 'act_1234567890', description: 'The activity the evaluation was made for.' },
+    icp: evaluationSideSchema('IcpEvaluation', 'icp_'),
+    persona: evaluationSideSchema('PersonaEvaluation', 'per_'),
+  },
+};
+
+const BUYER_ID_PARAM = ApiParam({
+  name: 'buyer_id',
+  required: true,
+  schema: { type: 'string', pattern: '^buy_', example: 'buy_1234567890' },
+});
+
 @Controller('v1/buyers')
 @ApiTags('Buyers')
 @ApiKeyAuth()
@@ -113,10 +182,27 @@ export class BuyersController {
 
   @Get(':buyer_id')
   @ApiOperation({ operationId: 'get_buyer', summary: 'Retrieve a Buyer' })
-  @ApiParam({ name: 'buyer_id', required: true, schema: { type: 'string', pattern: '^buy_', example: 'buy_1234567890' } })
+  @BUYER_ID_PARAM
   @ApiOkResponse({ description: 'The Buyer', schema: BUYER_SCHEMA })
   @ApiErrors(400, 404, 503)
   get(@CurrentWorkspace() ctx: WorkspaceContext, @Param('buyer_id') buyerId: string) {
     return this.buyers.get(ctx, buyerId);
+  }
+
+  @Get(':buyer_id/evaluation')
+  @ApiOperation({
+    operationId: 'get_buyer_evaluation',
+    summary: "A Buyer's evaluation, criterion by criterion",
+    description:
+      'For the matched ICP and Persona (or the closest ones when none matched), each criterion with its verdict, ' +
+      "the Buyer's value it was checked against and where that value came from. `matched` and `reasoning` are the " +
+      "Buyer's own `is_icp`/`icp_reasoning` and `is_persona`/`persona_reasoning`. Buyers evaluated before verdicts " +
+      'were kept list no criteria until their next Signal.',
+  })
+  @BUYER_ID_PARAM
+  @ApiOkResponse({ description: 'The evaluation', schema: BUYER_EVALUATION_SCHEMA })
+  @ApiErrors(400, 404, 503)
+  evaluation(@CurrentWorkspace() ctx: WorkspaceContext, @Param('buyer_id') buyerId: string) {
+    return this.buyers.evaluation(ctx, buyerId);
   }
 }

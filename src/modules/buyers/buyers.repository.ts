@@ -5,7 +5,8 @@ import type { KeysetPosition } from '../../shared/application/pagination';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
 import { keysetSql, SortOrder } from '../../shared/infrastructure/keyset-sql';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
-import { BUYER_SELECT } from './buyers.sql';
+import type { StoredBuyerEvaluation } from './buyer-evaluation';
+import { BUYER_EVALUATION_SELECT, BUYER_SELECT } from './buyers.sql';
 
 /** A Buyer row with its ICP/Persona association already resolved against the live records. */
 export interface BuyerRow {
@@ -34,6 +35,12 @@ export interface BuyerRow {
   created_at: Date;
   updated_at: Date;
 }
+
+/** A Buyer's stored evaluation, and its association as the public Buyer shows it. */
+export type BuyerEvaluationRow = Pick<
+  BuyerRow,
+  'id' | 'icp_id' | 'icp_name' | 'icp_reasoning' | 'persona_id' | 'persona_name' | 'persona_reasoning'
+> & { evaluation: StoredBuyerEvaluation | null };
 
 export interface BuyerFilter {
   createdAfter?: Date;
@@ -68,6 +75,11 @@ export class BuyersRepository {
 
   async findOne(ctx: WorkspaceContext, id: string): Promise<BuyerRow | null> {
     const { rows } = await preparedQuery<BuyerRow>(this.dataSource.manager, BUYER_BY_ID, [requireWorkspace(ctx), id]);
+    return rows[0] ?? null;
+  }
+
+  async findEvaluation(ctx: WorkspaceContext, id: string): Promise<BuyerEvaluationRow | null> {
+    const { rows } = await preparedQuery<BuyerEvaluationRow>(this.dataSource.manager, BUYER_EVALUATION_SELECT, [requireWorkspace(ctx), id]);
     return rows[0] ?? null;
   }
 }

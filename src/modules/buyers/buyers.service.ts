@@ -5,6 +5,7 @@ import { requireWorkspace, WorkspaceContext } from '../../shared/application/wor
 import { formatId, ID_PREFIXES, parseId } from '../../shared/domain/ids';
 import { CursorCodec } from '../../shared/infrastructure/cursor-codec';
 import { SortOrder } from '../../shared/infrastructure/keyset-sql';
+import { presentBuyerEvaluation } from './buyer-evaluation-view';
 import { presentBuyer } from './buyer-view';
 import { BuyersRepository } from './buyers.repository';
 
@@ -65,9 +66,18 @@ export class BuyersService {
 
   /** Malformed, missing and other-workspace ids are all simply not found. */
   async get(ctx: WorkspaceContext, buyerId: string): Promise<BuyerView> {
+    return presentBuyer(await this.found(buyerId, (id) => this.buyers.findOne(ctx, id)));
+  }
+
+  /** The Buyer's latest evaluation, criterion by criterion; not found as `get` is. */
+  async evaluation(ctx: WorkspaceContext, buyerId: string): Promise<Record<string, unknown>> {
+    return presentBuyerEvaluation(await this.found(buyerId, (id) => this.buyers.findEvaluation(ctx, id)));
+  }
+
+  private async found<T>(buyerId: string, find: (id: string) => Promise<T | null>): Promise<T> {
     const parsed = parseId(ID_PREFIXES.buyer, buyerId);
-    const row = parsed.kind === 'ok' ? await this.buyers.findOne(ctx, parsed.value) : null;
+    const row = parsed.kind === 'ok' ? await find(parsed.value) : null;
     if (!row) throw AppError.notFound('Buyer');
-    return presentBuyer(row);
+    return row;
   }
 }

@@ -1,20 +1,33 @@
 /*
- * The Buyer read model's SELECT, shared by every Buyer query.
+ * The Buyer read model's SELECTs.
  *
  * The association columns come back only while the matched ICP/Persona is active in the same
  * workspace: deleting it removes the association on read, without rewriting any Buyer. The
  * reasoning of a non-match (why no profile fitted) is shown as it was written.
  */
-export const BUYER_SELECT = `
-  SELECT b.id, b.workspace_id, b.contact_info, b.company_info, b.hems, b.attribution,
+
+/** The Buyer's matched ICP (`i`) and Persona (`p`), joined only while active in its workspace. */
+const ASSOCIATIONS = `
+    LEFT JOIN icps i ON b.is_icp AND i.id = b.icp_id AND i.workspace_id = b.workspace_id AND i.deleted_at IS NULL
+    LEFT JOIN personas p ON b.is_persona AND p.id = b.persona_id AND p.workspace_id = b.workspace_id AND p.deleted_at IS NULL`;
+
+const ASSOCIATION_COLUMNS = `
          i.id AS icp_id, CASE WHEN i.id IS NULL THEN '' ELSE b.icp_name END AS icp_name,
          CASE WHEN b.is_icp AND i.id IS NULL THEN '' ELSE b.icp_reasoning END AS icp_reasoning,
          p.id AS persona_id, CASE WHEN p.id IS NULL THEN '' ELSE b.persona_name END AS persona_name,
-         CASE WHEN b.is_persona AND p.id IS NULL THEN '' ELSE b.persona_reasoning END AS persona_reasoning,
+         CASE WHEN b.is_persona AND p.id IS NULL THEN '' ELSE b.persona_reasoning END AS persona_reasoning`;
+
+/** Shared by every query of the public Buyer object. */
+export const BUYER_SELECT = `
+  SELECT b.id, b.workspace_id, b.contact_info, b.company_info, b.hems, b.attribution,${ASSOCIATION_COLUMNS},
          b.signal_count_total, b.signal_count_website, b.signal_count_market, b.signal_count_linkedin,
          b.first_signal_id, b.first_signal_type, b.first_signal_trigger,
          b.last_signal_id, b.last_signal_type, b.last_signal_trigger,
          b.created_at, b.updated_at
-    FROM buyers b
-    LEFT JOIN icps i ON b.is_icp AND i.id = b.icp_id AND i.workspace_id = b.workspace_id AND i.deleted_at IS NULL
-    LEFT JOIN personas p ON b.is_persona AND p.id = b.persona_id AND p.workspace_id = b.workspace_id AND p.deleted_at IS NULL`;
+    FROM buyers b${ASSOCIATIONS}`;
+
+/** A Buyer's latest evaluation, criterion by criterion, beside its association as `BUYER_SELECT` reads it. */
+export const BUYER_EVALUATION_SELECT = `
+  SELECT b.id, b.evaluation,${ASSOCIATION_COLUMNS}
+    FROM buyers b${ASSOCIATIONS}
+   WHERE b.workspace_id = $1 AND b.id = $2`;

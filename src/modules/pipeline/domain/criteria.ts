@@ -349,7 +349,7 @@ function prepare(description: string): string {
       // "don't", "isn't", "needn't", "cannot": one spelling of "not" for the exclusion reader.
       .replace(/(\p{L})n['’]t(?!\p{L})/gu, '$1 not')
       .replace(/\bcannot\b/gi, 'can not')
-      .replace(/(?<!\p{L})\p{L}+-(?:led|driven|first|savvy|heavy|minded)\b/giu, ' ')
+      .replace(/(?<!\p{L})\p{L}+-(?:led|driven|first|savvy|heavy|minded|track|focused|oriented|adjacent)\b/giu, ' ')
       .replace(/\bseries\s+([a-j])\s*[-‐‑‒–—]\s*(?:series\s+)?([a-j])\b/gi, 'Series $1 to $2')
       .replace(STAGE_DASH, '$1 to $2')
   );
@@ -590,7 +590,8 @@ function triggerAt(tokens: readonly Token[], i: number): number {
   const word = tokens[i]?.word;
   if (word === undefined || tokens[i].boundary) return -1;
   const bigram = EXCLUSION_BIGRAMS.find(([a, b]) => word === a && tokens[i + 1]?.word === b);
-  if (bigram) return i + 2;
+  // "but not required" is no exclusion, as "not required" is none.
+  if (bigram) return bigram[1] === 'not' && NEGATION_GUARDS.has(tokens[i + 2]?.word ?? '') ? -1 : i + 2;
   if (!EXCLUSION_TRIGGERS.has(word)) return -1;
   const next = tokens[i + 1];
   if (!next || next.boundary) return -1;

@@ -840,3 +840,49 @@ describe('DefaultEvaluator: verdicts as rows', () => {
     expect(result).toMatchObject({ matched: false, profile: null, criteria: [] });
   });
 });
+
+describe('DefaultEvaluator: ceilings, neighbouring functions and phrases that are no criteria', () => {
+  const evaluator = new DefaultEvaluator();
+  const persona = (description: string): KbProfile => ({ id: '90', name: 'P', description });
+  const fits = (description: string, title: string, role: Record<string, string> = {}) =>
+    evaluator.evaluatePerson(contact(title, role), company(), [persona(description)]).matched;
+
+  it('bounds an open range by a ceiling stated beside it: "manager and up, but stop at VP"', () => {
+    const description = 'Seniority: manager and up, but stop at VP. Function: data science';
+    expect(fits(description, 'Data Science Manager')).toBe(true);
+    expect(fits(description, 'VP Data Science')).toBe(true);
+    expect(fits(description, 'Chief Data Scientist', { seniority: 'C-Suite' })).toBe(false);
+    expect(fits('Seniority: anyone from manager up, capped at director. Function: finance', 'VP Finance')).toBe(false);
+  });
+
+  it('tells data science from data engineering, and still counts both as data', () => {
+    expect(fits('Function: data science / ML', 'Data Engineering Manager')).toBe(false);
+    expect(fits('Function: data science / ML', 'Senior Data Scientist')).toBe(true);
+    expect(fits('Function: Data', 'Senior Data Scientist')).toBe(true);
+  });
+
+  it('excludes project managers without excluding product managers', () => {
+    const description = 'Product managers up to heads of product. Not product marketing, and not project managers.';
+    expect(fits(description, 'Senior Product Manager')).toBe(true);
+    expect(fits(description, 'Project Manager')).toBe(false);
+    expect(fits(description, 'Product Marketing Manager')).toBe(false);
+  });
+
+  it('reads "CISO-track security folks" as security people, not as CISOs', () => {
+    const description = 'CISO-track security folks. Seniority: Head of / Director / VP';
+    expect(fits(description, 'Head of Information Security')).toBe(true);
+    expect(fits(description, 'Director of Sales')).toBe(false);
+  });
+
+  it('takes "but not required" as a preference, not an exclusion', () => {
+    expect(parseCriteria('Function: finance, retail a plus but not required', 'persona').map((c) => c.kind)).not.toContain('exclusion');
+  });
+
+  it('counts Spain and Italy in Western Europe, as sellers do', () => {
+    const icp: KbProfile = { id: '91', name: 'WE banks', description: 'Banks across Western Europe' };
+    const bank = (country: string) => company({ industries: ['Banking'], location: { country } });
+    expect(evaluator.evaluateCompany(bank('Spain'), [icp]).matched).toBe(true);
+    expect(evaluator.evaluateCompany(bank('Italy'), [icp]).matched).toBe(true);
+    expect(evaluator.evaluateCompany(bank('Poland'), [icp]).matched).toBe(false);
+  });
+});

@@ -277,7 +277,9 @@ const REGIONS: Array<[string[], string]> = [
   [['Baltics', 'Baltic', 'Baltic states'], 'EE LV LT'],
   [['Iberia', 'Iberian', 'Iberian Peninsula'], 'ES PT'],
   [['UK and Ireland', 'UK and I', 'UKI', 'British Isles'], 'GB IE'],
-  [['Western Europe'], 'AT BE FR DE IE LI LU MC NL CH GB'],
+  // As sellers use it, the counterpart of Eastern Europe: the EU's fifteen older members and their
+  // western neighbours, Spain and Italy included (not the UN's narrower region).
+  [['Western Europe'], 'AT BE DK FI FR DE GR IE IT LU NL PT ES SE GB CH NO IS LI MC AD SM VA MT'],
   [['Northern Europe'], `${NORDICS} EE LV LT GB IE`],
   [['Southern Europe'], 'ES PT IT GR MT CY AD SM VA'],
   [['Central Europe'], 'DE AT CH PL CZ SK HU SI LI'],

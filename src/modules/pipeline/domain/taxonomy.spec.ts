@@ -245,7 +245,7 @@ describe('seniorities and functions', () => {
     ['Senior Backend Engineer', ['software', 'engineering']],
     ['Manual QA Tester', ['qa', 'engineering']],
     ['Data Engineer', ['data_engineering', 'engineering', 'data']],
-    ['Data Scientist', ['data']],
+    ['Data Scientist', ['data_science', 'data']],
     ['Machine Learning Engineer', ['ml', 'engineering', 'data']],
     ['Technical Recruiter', ['hr']],
     ['Talent Partner', ['hr']],

@@ -382,8 +382,10 @@ const FUNCTION_TOKENS: Record<string, string[]> = {
   hr: ['hr', 'people', 'talent', 'recruiting', 'recruiter', 'recruitment', 'compensation', '@chro'],
   legal: ['legal', 'counsel', 'generalcounsel', 'attorney', 'lawyer', 'compliance', 'paralegal', 'privacy', '@clo', '@chief_compliance'],
   customer_success: ['customersuccess', 'customersupport', 'customerexperience', 'support', '@chief_customer'],
-  data: ['data', 'analytics', 'datascience', '@cdo'],
+  data: ['data', 'analytics', '@cdo'],
+  data_science: ['datascience'],
   data_engineering: ['dataengineering'],
+  project_management: ['project', 'program', 'programme', 'pmo'],
   bi: ['bi', 'reporting'],
   ml: ['ml', 'ai', '@caio'],
   design: ['design', 'designer', 'ux', 'ui', 'creative'],
@@ -397,6 +399,7 @@ const FUNCTION_PARENT: Record<string, string> = {
   revops: 'sales',
   procurement: 'operations',
   ml: 'data',
+  data_science: 'data',
   data_engineering: 'data',
   bi: 'data',
   it_support: 'it',
@@ -426,7 +429,9 @@ export const FUNCTION_LABEL: Record<string, string> = {
   legal: 'Legal',
   customer_success: 'Customer Success',
   data: 'Data',
+  data_science: 'Data science',
   ml: 'Machine learning and AI',
+  project_management: 'Project management',
   data_engineering: 'Data engineering',
   bi: 'BI and reporting',
   it_support: 'IT support',
@@ -781,8 +786,28 @@ const SENIORITY_OPERATORS: Array<[SeniorityOperator, string[]]> = [
   ['and', ['and']],
   ['up', ['and above', 'and up', 'and higher', 'and beyond', 'or above', 'or higher', 'or more senior', 'upwards']],
   ['down', ['and below', 'or below', 'or lower', 'and under', 'or more junior', 'and down', 'downwards']],
-  ['at_least', ['at least', 'minimum', 'min', 'no less senior than', 'no lower than', 'no more junior than']],
-  ['at_most', ['up to', 'at most', 'max', 'maximum', 'no more senior than', 'no higher than', 'no more than']],
+  ['at_least', ['at least', 'minimum', 'min', 'no less senior than', 'no lower than', 'no more junior than', 'starting at', 'starts at']],
+  [
+    'at_most',
+    [
+      'up to',
+      'at most',
+      'max',
+      'maximum',
+      'no more senior than',
+      'no higher than',
+      'no more than',
+      'not above',
+      'stop at',
+      'stops at',
+      'stopping at',
+      'capped at',
+      'cap at',
+      'top out at',
+      'tops out at',
+      'topping out at',
+    ],
+  ],
   ['below', ['below', 'beneath', 'less senior than', 'more junior than']],
   ['above', ['above', 'more senior than']],
 ];
@@ -802,6 +827,8 @@ export interface SeniorityHit {
   /** Exclusive. */
   end: number;
   tiers: Tier[];
+  /** A floor or a ceiling ("at least VP", "stop at VP"): it bounds the other rungs named beside it. */
+  bound?: boolean;
 }
 
 type SeniorityItem = { start: number; end: number } & ({ rung: Tier[] } | { operators: SeniorityOperator[] });
@@ -904,7 +931,7 @@ export function findSeniority(tokens: readonly Token[], list: boolean, consumed?
               : has(item, 'below')
                 ? below(target)
                 : above(target);
-          hits.push({ start: item.start, end: next.end, tiers });
+          hits.push({ start: item.start, end: next.end, tiers, bound: true });
           k += 2;
           continue;
         }
@@ -945,9 +972,18 @@ function statedAsLevel(tokens: readonly Token[], item: { start: number; end: num
   return previous !== undefined && previous.word === 'at' && words.some((w) => w === 'level' || w === 'levels' || w === 'suite');
 }
 
-/** Tiers named in a seniority list; "Director+", "VP or higher" and "Manager to VP" include every tier between. */
+/**
+ * Tiers named in a seniority list; "Director+", "VP or higher" and "Manager to VP" include every
+ * tier between. A floor or ceiling beside other rungs bounds them: "manager and up, but stop at
+ * VP" is manager to VP.
+ */
 export function senioritiesOf(text: string): Tier[] {
-  const found = new Set(findSeniority(prepareTaxonomyText(text), true).flatMap((hit) => hit.tiers));
+  const hits = findSeniority(prepareTaxonomyText(text), true);
+  const named = new Set(hits.filter((hit) => !hit.bound).flatMap((hit) => hit.tiers));
+  const bounds = hits.filter((hit) => hit.bound);
+  const bounded = TIERS.filter((t) => named.has(t) && bounds.every((hit) => hit.tiers.includes(t)));
+  if (named.size > 0 && bounded.length > 0) return bounded;
+  const found = new Set(hits.flatMap((hit) => hit.tiers));
   return TIERS.filter((t) => found.has(t));
 }
 

@@ -7,6 +7,7 @@ import { CoreModule } from './core.module';
 import { ActivitiesModule } from './modules/activities/activities.module';
 import { BuyersModule } from './modules/buyers/buyers.module';
 import { EvaluationModule } from './modules/evaluation/evaluation.module';
+import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { KbModule } from './modules/kb/kb.module';
 import { HttpMetricsMiddleware } from './modules/metrics/http-metrics';
@@ -45,6 +46,7 @@ export class AppModule implements NestModule {
         SignalsModule,
         ActivitiesModule,
         EvaluationModule,
+        EventsModule,
         // One command serves a demo: the API runs the pipeline workers too unless RUN_WORKERS=false.
         ...(config.runWorkers ? [PipelineModule] : []),
       ],

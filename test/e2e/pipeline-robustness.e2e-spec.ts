@@ -531,6 +531,11 @@ describe('separate worker processes', () => {
     const signalByActivity = new Map(signals.map((s) => [s.activity_id, s.id]));
     expect(signalByActivity.size).toBe(count);
     for (const a of activities) expect(signalByActivity.get(a.id)).toBe(a.signal_id);
+    // Each Signal has exactly one signal.created event, and no event names a Signal that does not exist.
+    const events = (
+      await apiDb.query(`SELECT data->>'id' AS signal_id FROM events WHERE workspace_id = $1 AND type = 'signal.created'`, [workspaceId])
+    ).rows.map((row) => BigInt(row.signal_id as string).toString());
+    expect(events.sort()).toEqual(signals.map((signal) => String(signal.id)).sort());
 
     const buyers = (await apiDb.query('SELECT count(*)::int AS n FROM buyers WHERE workspace_id = $1', [workspaceId])).rows[0].n;
     expect(buyers).toBe(PERSONS);

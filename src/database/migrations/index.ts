@@ -4,6 +4,7 @@ import { Pipeline1763942400000 } from './1763942400000-pipeline';
 import { BuyerUpdatesInPlace1764028800000 } from './1764028800000-buyer-updates-in-place';
 import { ActivityUpdatesInPlace1764115200000 } from './1764115200000-activity-updates-in-place';
 import { BuyerEvaluationDetail1764201600000 } from './1764201600000-buyer-evaluation-detail';
+import { Events1764288000000 } from './1764288000000-events';
 
 /** Every migration, oldest first. Listed explicitly so the same list works from src/ and dist/. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   BuyerUpdatesInPlace1764028800000,
   ActivityUpdatesInPlace1764115200000,
   BuyerEvaluationDetail1764201600000,
+  Events1764288000000,
 ];

@@ -31,3 +31,55 @@ export const BUYER_EVALUATION_SELECT = `
   SELECT b.id, b.evaluation,${ASSOCIATION_COLUMNS}
     FROM buyers b${ASSOCIATIONS}
    WHERE b.workspace_id = $1 AND b.id = $2`;
+
+/** Columns of the Buyer's row that `BuyerRow` reads, in its order, with their SQL; bigints as text. */
+const ROW_FIELDS: ReadonlyArray<[name: string, bigint?: true]> = [
+  ['id', true],
+  ['workspace_id', true],
+  ['contact_info'],
+  ['company_info'],
+  ['hems'],
+  ['attribution'],
+  ['icp_id', true],
+  ['icp_name'],
+  ['icp_reasoning'],
+  ['persona_id', true],
+  ['persona_name'],
+  ['persona_reasoning'],
+  ['signal_count_total'],
+  ['signal_count_website'],
+  ['signal_count_market'],
+  ['signal_count_linkedin'],
+  ['first_signal_id', true],
+  ['first_signal_type'],
+  ['first_signal_trigger'],
+  ['last_signal_id', true],
+  ['last_signal_type'],
+  ['last_signal_trigger'],
+  ['created_at'],
+  ['updated_at'],
+];
+
+/**
+ * A Buyer row of `alias` as JSON in the shape of `BuyerRow` (what an event keeps of a Buyer).
+ * The stored association is the one made then: a Buyer's `icp_id` is null unless it matched.
+ */
+export function buyerRowJson(alias: string): string {
+  return jsonOf(alias, ROW_FIELDS);
+}
+
+function jsonOf(alias: string, fields: typeof ROW_FIELDS): string {
+  return `json_build_object(${fields.map(([name, bigint]) => `'${name}', ${alias}.${name}${bigint ? '::text' : ''}`).join(', ')})`;
+}
+
+/**
+ * What an update event keeps of the Buyer before it (`previous`): the counters, the first and last
+ * Signal and the evaluation, which Signals change; not the contact and company objects, which would
+ * double every event's size.
+ */
+export function buyerPreviousJson(alias: string): string {
+  const kept = ROW_FIELDS.filter(
+    ([name]) => !['id', 'workspace_id', 'contact_info', 'company_info', 'hems', 'attribution', 'created_at'].includes(name),
+  );
+  return jsonOf(alias, kept);
+}

@@ -17,6 +17,13 @@ export interface SignalRow {
   updated_at: Date;
 }
 
+/** A Signal row of `alias` as JSON in the shape of `SignalRow` (what an event keeps of a Signal); bigints as text. */
+export function signalRowJson(alias: string): string {
+  return `json_build_object('id', ${alias}.id::text, 'workspace_id', ${alias}.workspace_id::text, 'buyer_id', ${alias}.buyer_id::text,
+    'type', ${alias}.type, 'trigger', ${alias}.trigger, 'data', ${alias}.data, 'captured_at', ${alias}.captured_at,
+    'created_at', ${alias}.created_at, 'updated_at', ${alias}.updated_at)`;
+}
+
 export interface SignalFilter {
   buyerId?: string;
   type?: SignalType;

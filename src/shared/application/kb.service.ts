@@ -64,7 +64,7 @@ export class KbService<E extends KbRecordEntity> {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {
-    this.records = new KbRepository(repository);
+    this.records = new KbRepository(repository, resource.path);
     this.viewFields = [...Object.keys(resource.fields), ...resource.computedFields];
   }
 

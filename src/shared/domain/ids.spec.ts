@@ -127,6 +127,7 @@ describe('ID_PREFIXES', () => {
       signal: 'sig_',
       targetList: 'lis_',
       request: 'req_',
+      event: 'evt_',
       apiKey: 'key_',
       activity: 'act_',
     });

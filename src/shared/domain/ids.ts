@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   signal: 'sig_',
   activity: 'act_',
   request: 'req_',
+  event: 'evt_',
 } as const;
 
 const ID_EPOCH_MS = Date.UTC(2024, 0, 1);

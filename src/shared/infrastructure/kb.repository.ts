@@ -1,6 +1,8 @@
 import { Repository } from 'typeorm';
 import type { KeysetPosition } from '../application/pagination';
 import { requireWorkspace, WorkspaceContext } from '../application/workspace-context';
+import { KbEventAction, kbEventType, kbObjectType } from '../domain/events';
+import { EVENT_COLUMNS, rowJson } from './event-outbox';
 import { KbRecordEntity } from './kb-record.entity';
 import { keysetSql } from './keyset-sql';
 import { preparedQuery } from './prepared-query';
@@ -10,10 +12,23 @@ import { preparedQuery } from './prepared-query';
  * query path can reach another tenant's or a deleted record.
  */
 export class KbRepository<E extends KbRecordEntity> {
-  constructor(private readonly repo: Repository<E>) {}
+  /** `path` names the resource's events (`kb.<resource>.created|updated|deleted`). */
+  constructor(
+    private readonly repo: Repository<E>,
+    private readonly path: string,
+  ) {}
 
   /** Table and column names come from entity metadata, never from input; read once. */
   private names?: { table: string; columns: string; properties: string[]; insert: string };
+
+  /**
+   * A CTE that records the event of the rows `changed` returns, in the statement that changes them:
+   * the write and its event commit together, or neither does.
+   */
+  private eventOf(action: KbEventAction, changed: string, previous = 'NULL::json', from = changed): string {
+    return `event AS (INSERT INTO events (${EVENT_COLUMNS})
+      SELECT r.workspace_id, '${kbEventType(this.path, action)}', '${kbObjectType(this.path)}', ${rowJson('r')}, ${previous} FROM ${from})`;
+  }
 
   /**
    * `columns` lists the entity's columns by name (not `*`: a prepared statement's result must
@@ -63,10 +78,10 @@ export class KbRepository<E extends KbRecordEntity> {
     const workspaceId = requireWorkspace(ctx);
     const row = { ...record, workspace_id: workspaceId, deleted_at: null } as unknown as E;
     const values = row as unknown as Record<string, unknown>;
-    const { insert, properties } = this.sqlNames;
+    const { insert, properties, columns } = this.sqlNames;
     await preparedQuery(
       this.repo.manager,
-      insert,
+      `WITH inserted AS (${insert} RETURNING ${columns}), ${this.eventOf('created', 'inserted r')} SELECT 1`,
       properties.map((name) => values[name] ?? null),
     );
     return row;
@@ -78,29 +93,35 @@ export class KbRepository<E extends KbRecordEntity> {
    * becomes the later of now and one second past the previous value.
    */
   async update(ctx: WorkspaceContext, id: string, changes: Partial<E>, now: Date): Promise<E | null> {
-    const workspaceId = requireWorkspace(ctx);
-    const result = await this.repo
-      .createQueryBuilder()
-      .update()
-      .set({
-        ...(changes as object),
-        updated_at: () => `GREATEST(:now::timestamptz, date_trunc('second', updated_at) + interval '1 second')`,
-      } as never)
-      .setParameter('now', now)
-      .where('workspace_id = :workspaceId AND id = :id AND deleted_at IS NULL', { workspaceId, id })
-      .returning('*')
-      .execute();
-    const rows = result.raw as E[];
-    return rows.length > 0 ? rows[0] : null;
+    const { table, columns, properties } = this.sqlNames;
+    const params: unknown[] = [requireWorkspace(ctx), id, now];
+    // Only declared columns are set; their values are parameters.
+    const sets = Object.entries(changes as Record<string, unknown>)
+      .filter(([name]) => properties.includes(name) && name !== 'updated_at')
+      .map(([name, value]) => `${name} = $${params.push(value)}`);
+    sets.push(`updated_at = GREATEST($3::timestamptz, date_trunc('second', t.updated_at) + interval '1 second')`);
+    // The earlier row, read in the statement's snapshot (before the update), is the event's `previous`.
+    const { rows } = await preparedQuery<E>(
+      this.repo.manager,
+      `WITH updated AS (UPDATE ${table} t SET ${sets.join(', ')}
+                         WHERE t.workspace_id = $1 AND t.id = $2 AND t.deleted_at IS NULL RETURNING ${columns}),
+            ${this.eventOf('updated', 'updated', rowJson('o'), `updated r JOIN ${table} o ON o.workspace_id = r.workspace_id AND o.id = r.id`)}
+       SELECT * FROM updated`,
+      params,
+    );
+    return rows[0] ?? null;
   }
 
-  /** Soft delete; false when there was no active record to delete. */
+  /** Soft delete; false when there was no active record to delete. The event carries the record as it was. */
   async softDelete(ctx: WorkspaceContext, id: string, now: Date): Promise<boolean> {
-    const { rowCount } = await preparedQuery(
+    const { columns, table } = this.sqlNames;
+    const { rows } = await preparedQuery(
       this.repo.manager,
-      `UPDATE ${this.sqlNames.table} SET deleted_at = $3 WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`,
+      `WITH deleted AS (UPDATE ${table} SET deleted_at = $3 WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING ${columns}),
+            ${this.eventOf('deleted', 'deleted r')}
+       SELECT 1 FROM deleted`,
       [requireWorkspace(ctx), id, now],
     );
-    return (rowCount ?? 0) > 0;
+    return rows.length > 0;
   }
 }

@@ -4,6 +4,9 @@ import { requireWorkspace, WorkspaceContext } from '../../../shared/application/
 import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
 import { SqlParams } from '../../../shared/infrastructure/sql-params';
 import { ActivityChanges, advanceManySql } from '../../activities/activities.repository';
+import { EVENT_COLUMNS } from '../../../shared/infrastructure/event-outbox';
+import { buyerPreviousJson, buyerRowJson } from '../../buyers/buyers.sql';
+import { signalRowJson } from '../../signals/signals.repository';
 import type { BuyerFold, NewSignal } from './buyer-writer';
 
 /** The columns Match writes on every activity it finishes: what the steps found, and the outcome. */
@@ -59,6 +62,31 @@ const BUYER_UPDATE_SETS = BUYER_UPDATE_COLUMNS.map(([column, type, mode]) => {
   return mode === 'set' ? `${column} = ${value}` : `${column} = coalesce(${value}, b.${column})`;
 }).join(', ');
 const BUYER_UPDATE_NAMES = BUYER_UPDATE_COLUMNS.map(([column]) => column).join(', ');
+
+/**
+ * The events of a Match batch, from the rows it writes (`buyer_update`, `signal_insert`) and the
+ * Buyers as they were (`buyers`, read in the statement's snapshot, before its update): each Signal
+ * created; each Buyer created (its first Signal) or updated; a Buyer that the evaluation made a
+ * match of an ICP or Persona it did not match before. In that order, so a reader sees the Signal
+ * before the Buyer it changed.
+ */
+const EVENTS_SQL = (workspace: string) => `events_insert AS (INSERT INTO events (${EVENT_COLUMNS})
+  SELECT ${workspace}, e.type, e.object_type, e.data, e.previous FROM (
+    SELECT 1 AS k, s.id AS n, 'signal.created' AS type, 'signal' AS object_type, ${signalRowJson('s')} AS data, NULL::json AS previous
+      FROM signal_insert s
+    UNION ALL
+    SELECT 2, b.id, CASE WHEN o.signal_count_total = 0 THEN 'buyer.created' ELSE 'buyer.updated' END, 'buyer', ${buyerRowJson('b')},
+           CASE WHEN o.signal_count_total = 0 THEN NULL ELSE ${buyerPreviousJson('o')} END
+      FROM buyer_update b JOIN buyers o ON o.workspace_id = b.workspace_id AND o.id = b.id
+    UNION ALL
+    SELECT 3, b.id, 'buyer.icp_matched', 'buyer', ${buyerRowJson('b')}, NULL
+      FROM buyer_update b JOIN buyers o ON o.workspace_id = b.workspace_id AND o.id = b.id
+     WHERE b.is_icp AND NOT (o.is_icp AND o.icp_id IS NOT DISTINCT FROM b.icp_id)
+    UNION ALL
+    SELECT 4, b.id, 'buyer.persona_matched', 'buyer', ${buyerRowJson('b')}, NULL
+      FROM buyer_update b JOIN buyers o ON o.workspace_id = b.workspace_id AND o.id = b.id
+     WHERE b.is_persona AND NOT (o.is_persona AND o.persona_id IS NOT DISTINCT FROM b.persona_id)
+  ) e ORDER BY e.k, e.n)`;
 
 const SIGNAL_COLUMNS =
   'id bigint, buyer_id bigint, type text, trigger text, data json, captured_at timestamptz, activity_id bigint, matched json';
@@ -162,10 +190,11 @@ export class MatchWriter {
     const sql =
       `WITH buyer_update AS (UPDATE buyers b SET ${BUYER_UPDATE_SETS}, updated_at = ${$now}
          FROM unnest(${arrays.join(', ')}) AS v (id, ${BUYER_UPDATE_NAMES})
-        WHERE b.workspace_id = ${workspace} AND b.id = ANY(${buyerIds}) AND b.id = v.id), ` +
+        WHERE b.workspace_id = ${workspace} AND b.id = ANY(${buyerIds}) AND b.id = v.id RETURNING b.*), ` +
       `signal_insert AS (INSERT INTO signals (id, workspace_id, buyer_id, type, trigger, data, captured_at, created_at, updated_at, activity_id, matched)
          SELECT s.id, ${workspace}, s.buyer_id, s.type, s.trigger, s.data, s.captured_at, ${$now}, ${$now}, s.activity_id, s.matched
-           FROM json_to_recordset(${$signals}::json) AS s (${SIGNAL_COLUMNS})) ` +
+           FROM json_to_recordset(${$signals}::json) AS s (${SIGNAL_COLUMNS}) RETURNING *), ` +
+      `${EVENTS_SQL(`${workspace}::bigint`)} ` +
       outcome;
     return { sql, params: params.values };
   }

@@ -1,0 +1,43 @@
+import { AppError } from '../../shared/application/app-error';
+import { kbEventType } from '../../shared/domain/events';
+import type { QueryParser } from '../../shared/interface/http/list-query.pipe';
+import { KB_RESOURCES } from '../kb/kb-resources';
+
+/** Every event type, in the order the docs list them. */
+export const EVENT_TYPES: readonly string[] = [
+  'signal.created',
+  'buyer.created',
+  'buyer.updated',
+  'buyer.icp_matched',
+  'buyer.persona_matched',
+  ...KB_RESOURCES.flatMap((resource) => (['created', 'updated', 'deleted'] as const).map((action) => kbEventType(resource.path, action))),
+];
+
+/** Which event types a list of types and wildcards (`signal.created`, `buyer.*`, `kb.*`, `*`) names. */
+export interface TypeSelection {
+  types: string[];
+}
+
+/**
+ * Reads a comma list of types and wildcards; a name or wildcard that matches no event type is an
+ * error naming `param`, so a typo never silently selects nothing.
+ */
+export function selectTypes(value: string, param: string): TypeSelection {
+  const names = value.split(',').map((name) => name.trim());
+  const types = new Set<string>();
+  for (const name of names) {
+    const matched = name.endsWith('*')
+      ? EVENT_TYPES.filter((type) => type.startsWith(name.slice(0, -1)) && (name === '*' || name.endsWith('.*')))
+      : EVENT_TYPES.filter((type) => type === name);
+    if (name === '' || matched.length === 0) {
+      throw AppError.invalidParameter(
+        param,
+        `${param} must be event types or wildcards such as buyer.*; ${JSON.stringify(name.slice(0, 100))} names none.`,
+      );
+    }
+    matched.forEach((type) => types.add(type));
+  }
+  return { types: EVENT_TYPES.filter((type) => types.has(type)) };
+}
+
+export const eventTypesParser: QueryParser = (value, name) => selectTypes(value, name);

@@ -1,0 +1,107 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger';
+import { WorkspaceContext } from '../../shared/application/workspace-context';
+import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
+import { cursorParser, DEFAULT_PAGE_SIZE, limitParser, ListQueryPipe, timestampParser } from '../../shared/interface/http/list-query.pipe';
+import { ApiErrors, ApiKeyAuth, CURSOR_QUERY, LIMIT_QUERY, TIMESTAMP_SCHEMA } from '../../shared/interface/http/openapi.decorators';
+import { EVENT_TYPES, eventTypesParser } from './event-types';
+import { EventListQuery, EventsService } from './events.service';
+
+const eventListQuery = new ListQueryPipe<EventListQuery>(
+  { limit: limitParser, cursor: cursorParser, type: eventTypesParser, created_after: timestampParser },
+  { limit: DEFAULT_PAGE_SIZE },
+);
+
+export const EVENT_SCHEMA: SchemaObject = {
+  type: 'object',
+  title: 'Event',
+  required: ['id', 'object', 'type', 'created_at', 'data'],
+  properties: {
+    id: { type: 'string', example: 'evt_0000000000000000042' },
+    object: { type: 'string', enum: ['event'] },
+    type: { type: 'string', enum: [...EVENT_TYPES] },
+    created_at: TIMESTAMP_SCHEMA,
+    data: {
+      type: 'object',
+      required: ['object'],
+      properties: {
+        object: {
+          type: 'object',
+          description:
+            'The Signal, Buyer or knowledge-base record as the API returns it, as it was after the change (before it, for a deletion).',
+        },
+        previous_attributes: {
+          type: 'object',
+          description:
+            'On updates: the values before the change of the fields that changed (for nested objects, of their keys that changed).',
+        },
+      },
+    },
+  },
+};
+
+const EVENT_PAGE_SCHEMA: SchemaObject = {
+  type: 'object',
+  title: 'EventPage',
+  required: ['data', 'pagination'],
+  properties: {
+    data: { type: 'array', items: EVENT_SCHEMA },
+    pagination: {
+      type: 'object',
+      required: ['next_cursor', 'resume_cursor'],
+      properties: {
+        next_cursor: {
+          type: 'string',
+          nullable: true,
+          description: 'More events are ready now when a string; null at the end of the feed.',
+        },
+        resume_cursor: {
+          type: 'string',
+          description:
+            'Always a string: the position after this page. Store it and pass it as `cursor` later to get the events written since.',
+        },
+      },
+    },
+  },
+};
+
+@Controller('v1/events')
+@ApiTags('Events')
+@ApiKeyAuth()
+export class EventsController {
+  constructor(private readonly events: EventsService) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'list_events',
+    summary: 'The change feed: every event of the workspace, oldest first, each exactly once',
+    description:
+      'Events are listed in the order they became visible, which is stable: a client that stores `resume_cursor` and polls ' +
+      'with it again sees every later event once, including those of activities that arrived late. Cursors stay valid for ' +
+      'the events’ retention period (30 days by default).',
+  })
+  @ApiQuery(LIMIT_QUERY)
+  @ApiQuery(CURSOR_QUERY)
+  @ApiQuery({
+    name: 'type',
+    required: false,
+    description: 'Event types, comma-separated; `buyer.*`, `kb.*` or `kb.icp.*` select every type under them.',
+    schema: { type: 'string', example: 'signal.created,buyer.*' },
+  })
+  @ApiQuery({ name: 'created_after', required: false, description: '`created_at >= value`', schema: TIMESTAMP_SCHEMA })
+  @ApiOkResponse({ description: 'One page of events', schema: EVENT_PAGE_SCHEMA })
+  @ApiErrors(400, 503)
+  list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(eventListQuery) query: EventListQuery) {
+    return this.events.list(ctx, query);
+  }
+
+  @Get(':event_id')
+  @ApiOperation({ operationId: 'get_event', summary: 'Retrieve an event' })
+  @ApiParam({ name: 'event_id', required: true, schema: { type: 'string', pattern: '^evt_', example: 'evt_0000000000000000042' } })
+  @ApiOkResponse({ description: 'The event', schema: EVENT_SCHEMA })
+  @ApiErrors(400, 404, 503)
+  get(@CurrentWorkspace() ctx: WorkspaceContext, @Param('event_id') eventId: string) {
+    return this.events.get(ctx, eventId);
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The events feed: events written with their changes (pipeline and knowledge base), read in a
+ * stable order with resumable cursors, and nothing for a change that did not happen.
+ */
+import { expectError } from '../support/assertions';
+import {
+  createKb,
+  deleteKb,
+  email,
+  getBuyer,
+  ingestAndWait,
+  patchKb,
+  PIPELINE_APP_ENV,
+  targetPage,
+  uniq,
+  websiteActivity,
+} from '../support/pipeline';
+import { startTestApp, TestApp, TestWorkspace } from '../support/test-app';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp(PIPELINE_APP_ENV);
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+type Event = Record<string, any>;
+
+async function page(
+  ws: TestWorkspace,
+  query = '',
+): Promise<{ data: Event[]; pagination: { next_cursor: string | null; resume_cursor: string } }> {
+  const res = await t.http.get(`/v1/events${query}`).set('Authorization', ws.auth);
+  if (res.status !== 200) throw new Error(`GET /v1/events${query}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Every event from `cursor` (or the start) to the end, and the cursor to resume from. */
+async function readAll(ws: TestWorkspace, cursor?: string, extra = '', limit = 100): Promise<{ events: Event[]; resume: string }> {
+  const events: Event[] = [];
+  let next: string | undefined = cursor;
+  for (;;) {
+    const params = new URLSearchParams({ limit: String(limit), ...(next ? { cursor: next } : {}) });
+    const body = await page(ws, `?${params.toString()}${extra}`);
+    events.push(...body.data);
+    if (body.pagination.next_cursor === null) return { events, resume: body.pagination.resume_cursor };
+    next = body.pagination.next_cursor;
+  }
+}
+
+describe('GET /v1/events', () => {
+  test('a Signal and its new Buyer become signal.created then buyer.created, with the objects as the API returns them', async () => {
+    const ws = await t.newWorkspace();
+    const url = `https://www.ev-${uniq()}.com/pricing`;
+    await targetPage(t, ws, url);
+    const [status] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url)]);
+    const { events } = await readAll(ws);
+    const types = events.map((e) => e.type);
+    expect(types).toEqual(['kb.target_page.created', 'signal.created', 'buyer.created']);
+    const [, signal, buyer] = events;
+    expect(signal).toMatchObject({ object: 'event', id: expect.stringMatching(/^evt_\d{19}$/) });
+    const [listed] = (await t.http.get(`/v1/signals?buyer_id=${status.buyer_id}`).set('Authorization', ws.auth)).body.data;
+    expect(listed.id).toBe(status.signal_id);
+    expect(signal.data.object).toEqual(listed);
+    expect(buyer.data.object).toEqual(await getBuyer(t, ws, status.buyer_id!));
+    expect(buyer.data.previous_attributes).toBeUndefined();
+    // One event by its id, as in the list.
+    const one = await t.http.get(`/v1/events/${signal.id}`).set('Authorization', ws.auth);
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual(signal);
+  });
+
+  test('a later Signal updates the Buyer with previous_attributes; an ICP match is its own event', async () => {
+    const ws = await t.newWorkspace();
+    const url = `https://www.ev-${uniq()}.com/pricing`;
+    await targetPage(t, ws, url);
+    const address = email();
+    await ingestAndWait(t, ws, [websiteActivity('visited_page', url, { identity: { email: address } })]);
+    const { resume } = await readAll(ws);
+    await createKb(t, ws, 'icps', { name: 'Banks', short_name: `banks-${uniq()}`, description: 'Industries: Banking' });
+    await ingestAndWait(t, ws, [
+      websiteActivity('visited_page', url, {
+        identity: { email: address },
+        occurred_at: '2026-03-03T10:00:00Z',
+        company: { name: 'Bank AG', industries: ['Banking'] },
+      }),
+    ]);
+    const { events } = await readAll(ws, resume);
+    expect(events.map((e) => e.type)).toEqual(['kb.icp.created', 'signal.created', 'buyer.updated', 'buyer.icp_matched']);
+    const updated = events[2];
+    expect(updated.data.object.signal_count.total).toBe(2);
+    expect(updated.data.previous_attributes.signal_count).toEqual({ total: 1, website: 1 });
+    expect(updated.data.previous_attributes.company_info).toMatchObject({ is_icp: false, icp_id: '' });
+    expect(events[3].data.object.company_info.is_icp).toBe(true);
+  });
+
+  test('an activity that happened days ago still comes after what the client has read: resuming sees it once', async () => {
+    const ws = await t.newWorkspace();
+    const url = `https://www.ev-${uniq()}.com/pricing`;
+    await targetPage(t, ws, url);
+    await ingestAndWait(t, ws, [websiteActivity('visited_page', url, { occurred_at: '2026-03-10T10:00:00Z' })]);
+    const first = await readAll(ws);
+    expect(first.events).toHaveLength(3);
+    // Polling at the end gives nothing new, and the same resume cursor works again.
+    const again = await page(ws, `?cursor=${encodeURIComponent(first.resume)}`);
+    expect(again.data).toEqual([]);
+    expect(again.pagination.next_cursor).toBeNull();
+    await ingestAndWait(t, ws, [websiteActivity('visited_page', url, { occurred_at: '2026-02-01T10:00:00Z' })]);
+    const second = await readAll(ws, again.pagination.resume_cursor);
+    expect(second.events.map((e) => e.type)).toEqual(['signal.created', 'buyer.created']);
+    expect(second.events[0].data.object.captured_at).toBe('2026-02-01T10:00:00Z');
+    const ids = [...first.events, ...second.events].map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  test('knowledge-base changes: created, updated with previous_attributes, deleted with the record as it was', async () => {
+    const ws = await t.newWorkspace();
+    const topic = await createKb(t, ws, 'topics', { name: 'Privacy', short_name: `p-${uniq()}`, description: 'GDPR' });
+    await patchKb(t, ws, 'topics', topic.id, { description: 'GDPR and CCPA' });
+    await deleteKb(t, ws, 'topics', topic.id);
+    const { events } = await readAll(ws);
+    expect(events.map((e) => e.type)).toEqual(['kb.topic.created', 'kb.topic.updated', 'kb.topic.deleted']);
+    expect(events[0].data.object).toEqual(topic);
+    expect(events[1].data.object.description).toBe('GDPR and CCPA');
+    expect(events[1].data.previous_attributes).toEqual({ description: 'GDPR', updated_at: topic.updated_at });
+    expect(events[2].data.object).toMatchObject({ id: topic.id, description: 'GDPR and CCPA' });
+  });
+
+  test('a write that fails leaves no event: a short_name conflict, an update or delete of nothing', async () => {
+    const ws = await t.newWorkspace();
+    const shortName = `dup-${uniq()}`;
+    await createKb(t, ws, 'topics', { name: 'A', short_name: shortName, description: 'a' });
+    const conflict = await t.http
+      .post('/v1/kb/topics')
+      .set('Authorization', ws.auth)
+      .send({ name: 'B', short_name: shortName, description: 'b' });
+    expect(conflict.status).toBe(409);
+    expectError(await t.http.patch('/v1/kb/topics/top_999999999').set('Authorization', ws.auth).send({ name: 'x' }), 404, 'not_found');
+    expectError(await t.http.delete('/v1/kb/topics/top_999999999').set('Authorization', ws.auth), 404, 'not_found');
+    const { events } = await readAll(ws);
+    expect(events.map((e) => e.type)).toEqual(['kb.topic.created']);
+  });
+
+  test('type filters with wildcards; created_after; cursors bound to their filters', async () => {
+    const ws = await t.newWorkspace();
+    const url = `https://www.ev-${uniq()}.com/pricing`;
+    await targetPage(t, ws, url);
+    await ingestAndWait(t, ws, [websiteActivity('visited_page', url), websiteActivity('visited_page', url)]);
+    expect((await readAll(ws, undefined, '&type=buyer.*')).events.map((e) => e.type)).toEqual(['buyer.created', 'buyer.created']);
+    expect((await readAll(ws, undefined, '&type=signal.created,kb.*')).events.map((e) => e.type)).toEqual([
+      'kb.target_page.created',
+      'signal.created',
+      'signal.created',
+    ]);
+    expect((await readAll(ws, undefined, '&created_after=2999-01-01T00:00:00Z')).events).toEqual([]);
+    const first = await page(ws, '?limit=1&type=signal.created');
+    expect(first.pagination.next_cursor).not.toBeNull();
+    expectError(
+      await t.http.get(`/v1/events?limit=1&cursor=${encodeURIComponent(first.pagination.next_cursor!)}`).set('Authorization', ws.auth),
+      400,
+      'invalid_cursor',
+      'cursor',
+    );
+  });
+
+  test('bad parameters are 400 with param; another workspace sees none of the events', async () => {
+    const ws = await t.newWorkspace();
+    await createKb(t, ws, 'topics', { name: 'A', short_name: `a-${uniq()}`, description: 'a' });
+    const get = (query: string, auth = ws.auth) => t.http.get(`/v1/events${query}`).set('Authorization', auth);
+    expectError(await get('?type=buyer.deleted'), 400, 'invalid_parameter', 'type');
+    expectError(await get('?type=nothing.*'), 400, 'invalid_parameter', 'type');
+    expectError(await get('?type='), 400, 'invalid_parameter', 'type');
+    expectError(await get('?limit=0'), 400, 'invalid_parameter', 'limit');
+    expectError(await get('?created_after=yesterday'), 400, 'invalid_parameter', 'created_after');
+    expectError(await get('?sort_order=asc'), 400, 'invalid_parameter', 'sort_order');
+    expectError(await get('?cursor=abc'), 400, 'invalid_cursor', 'cursor');
+    const { events } = await readAll(ws);
+    expect(events).toHaveLength(1);
+    const other = await t.newWorkspace();
+    expect((await readAll(other)).events).toEqual([]);
+    expectError(await t.http.get(`/v1/events/${events[0].id}`).set('Authorization', other.auth), 404, 'not_found');
+    expectError(await t.http.get('/v1/events/evt_nope').set('Authorization', ws.auth), 404, 'not_found');
+    // A workspace's resume cursor is no cursor in another.
+    const mine = await page(ws);
+    expectError(await get(`?cursor=${encodeURIComponent(mine.pagination.resume_cursor)}`, other.auth), 400, 'invalid_cursor', 'cursor');
+  });
+});

@@ -7,7 +7,7 @@ import { CoreModule } from './core.module';
 import { ActivitiesModule } from './modules/activities/activities.module';
 import { BuyersModule } from './modules/buyers/buyers.module';
 import { EvaluationModule } from './modules/evaluation/evaluation.module';
-import { EventsModule } from './modules/events/events.module';
+import { EventsModule, EventsRetentionModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { KbModule } from './modules/kb/kb.module';
 import { HttpMetricsMiddleware } from './modules/metrics/http-metrics';
@@ -48,7 +48,7 @@ export class AppModule implements NestModule {
         EvaluationModule,
         EventsModule,
         // One command serves a demo: the API runs the pipeline workers too unless RUN_WORKERS=false.
-        ...(config.runWorkers ? [PipelineModule] : []),
+        ...(config.runWorkers ? [PipelineModule, EventsRetentionModule] : []),
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

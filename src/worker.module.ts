@@ -2,12 +2,13 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from './config/config';
 import { loggingModule } from './config/logging';
 import { CoreModule } from './core.module';
+import { EventsRetentionModule } from './modules/events/events.module';
 import { PipelineModule } from './modules/pipeline/pipeline.module';
 
-/** The worker process: the pipeline's processors and nothing that serves HTTP. */
+/** The worker process: the pipeline's processors, events retention, and nothing that serves HTTP. */
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: WorkerModule, imports: [CoreModule.forRoot(config), loggingModule(), PipelineModule] };
+    return { module: WorkerModule, imports: [CoreModule.forRoot(config), loggingModule(), PipelineModule, EventsRetentionModule] };
   }
 }

@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       expect(config.runWorkers).toBe(true);
       expect(config.logLevel).toBe('info');
       expect(config.pipelineLockMs).toBe(30_000);
+      expect(config.eventsRetentionDays).toBe(30);
     });
 
     it('generates a random cursor secret and says so', () => {
@@ -82,6 +83,7 @@ describe('loadConfig', () => {
         RUN_WORKERS: 'false',
         LOG_LEVEL: 'debug',
         PIPELINE_LOCK_MS: '5000',
+        EVENTS_RETENTION_DAYS: '7',
       });
       expect(config.port).toBe(8080);
       expect(config.databaseUrl).toBe('postgresql://app:pw@db.internal:5433/other');
@@ -92,6 +94,7 @@ describe('loadConfig', () => {
       expect(config.runWorkers).toBe(false);
       expect(config.logLevel).toBe('debug');
       expect(config.pipelineLockMs).toBe(5_000);
+      expect(config.eventsRetentionDays).toBe(7);
     });
 
     it('accepts a cursor secret of exactly 16 bytes', () => {

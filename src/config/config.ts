@@ -18,6 +18,8 @@ export interface AppConfig {
    * jobs come back after this). Every worker of a queue must use the same value.
    */
   pipelineLockMs: number;
+  /** Events older than this are deleted; a feed cursor stays valid at least this long. */
+  eventsRetentionDays: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -94,5 +96,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     queuePrefix: queuePrefix(env),
     logLevel: logLevel as AppConfig['logLevel'],
     pipelineLockMs: integer(env, 'PIPELINE_LOCK_MS', 30_000, 1_000, 600_000),
+    eventsRetentionDays: integer(env, 'EVENTS_RETENTION_DAYS', 30, 1, 3650),
   };
 }

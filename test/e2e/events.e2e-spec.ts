@@ -15,7 +15,10 @@ import {
   uniq,
   websiteActivity,
 } from '../support/pipeline';
+import { DataSource } from 'typeorm';
+import { EventsPruner } from '../../src/modules/events/events-pruner';
 import { startTestApp, TestApp, TestWorkspace } from '../support/test-app';
+import { internalId } from '../support/worker-process';
 
 let t: TestApp;
 
@@ -186,5 +189,21 @@ describe('GET /v1/events', () => {
     // A workspace's resume cursor is no cursor in another.
     const mine = await page(ws);
     expectError(await get(`?cursor=${encodeURIComponent(mine.pagination.resume_cursor)}`, other.auth), 400, 'invalid_cursor', 'cursor');
+  });
+
+  test('retention: events past EVENTS_RETENTION_DAYS are pruned; a cursor from before them still reads on', async () => {
+    const ws = await t.newWorkspace();
+    for (const name of ['old1', 'old2', 'new'])
+      await createKb(t, ws, 'topics', { name, short_name: `${name}-${uniq()}`, description: 'x' });
+    const first = await page(ws, '?limit=1');
+    const ds = t.app.get(DataSource);
+    await ds.query(
+      `UPDATE events SET created_at = now() - interval '31 days' WHERE workspace_id = $1 AND data->>'name' IN ('old1', 'old2')`,
+      [internalId(ws.workspace_id)],
+    );
+    expect(await t.app.get(EventsPruner).prune()).toBeGreaterThanOrEqual(2);
+    const { events } = await readAll(ws, first.pagination.next_cursor!);
+    expect(events.map((e) => e.data.object.name)).toEqual(['new']);
+    expect((await readAll(ws)).events.map((e) => e.data.object.name)).toEqual(['new']);
   });
 });

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { KbModule } from '../kb/kb.module';
 import { EventsController } from './events.controller';
+import { EventsPruner } from './events-pruner';
 import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 
@@ -12,3 +13,11 @@ import { EventsService } from './events.service';
   exports: [EventsService, EventsRepository],
 })
 export class EventsModule {}
+
+/** Retention of events, run by the processes that run workers. */
+@Module({
+  imports: [EventsModule],
+  providers: [EventsPruner],
+  exports: [EventsPruner],
+})
+export class EventsRetentionModule {}

@@ -73,8 +73,8 @@ export class EventsRepository {
     return rows[0] ?? null;
   }
 
-  /** Deletes events created before `before`, at most `batch` at a time; the number deleted. */
-  async prune(before: Date, batch: number): Promise<number> {
+  /** Retention, for every workspace at once: deletes events created before `before`, at most `batch`; the number deleted. */
+  async pruneAcrossWorkspaces(before: Date, batch: number): Promise<number> {
     const { rowCount } = await preparedQuery(
       this.dataSource.manager,
       `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < $1 LIMIT $2)`,

@@ -8,6 +8,7 @@ import { ActivitiesModule } from './modules/activities/activities.module';
 import { BuyersModule } from './modules/buyers/buyers.module';
 import { EvaluationModule } from './modules/evaluation/evaluation.module';
 import { EventsModule, EventsRetentionModule } from './modules/events/events.module';
+import { WebhooksModule, WebhookWorkersModule } from './modules/webhooks/webhooks.module';
 import { HealthModule } from './modules/health/health.module';
 import { KbModule } from './modules/kb/kb.module';
 import { HttpMetricsMiddleware } from './modules/metrics/http-metrics';
@@ -47,8 +48,9 @@ export class AppModule implements NestModule {
         ActivitiesModule,
         EvaluationModule,
         EventsModule,
+        WebhooksModule,
         // One command serves a demo: the API runs the pipeline workers too unless RUN_WORKERS=false.
-        ...(config.runWorkers ? [PipelineModule, EventsRetentionModule] : []),
+        ...(config.runWorkers ? [PipelineModule, EventsRetentionModule, WebhookWorkersModule] : []),
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

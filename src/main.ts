@@ -15,6 +15,9 @@ async function main(): Promise<void> {
   if (config.cursorSecretGenerated) {
     logger.warn('CURSOR_SECRET is not set: using a random secret, so cursors do not survive a restart or work across instances.');
   }
+  if (config.secretsKeyDefault) {
+    logger.warn('SECRETS_KEY is not set: webhook secrets are encrypted with the built-in development key. Set your own in production.');
+  }
   const app = await createApp(config);
   await app.listen(config.port);
   drainOnSignals(app, logger);

@@ -20,7 +20,20 @@ export interface AppConfig {
   pipelineLockMs: number;
   /** Events older than this are deleted; a feed cursor stays valid at least this long. */
   eventsRetentionDays: number;
+  /** Encrypts webhook signing secrets at rest; every process must use the same value. */
+  secretsKey: string;
+  /** True when SECRETS_KEY was not set and the built-in development key is in use. */
+  secretsKeyDefault: boolean;
+  webhooks: {
+    /** `http://` and loopback receivers allowed (local development and tests); private addresses never are. */
+    allowInsecureUrls: boolean;
+    /** The first retry's delay; the later ones keep their proportions to it (5 s: about three days in all). */
+    retryBaseMs: number;
+  };
 }
+
+/** Used when SECRETS_KEY is unset, so a development setup works; production must set its own. */
+const DEVELOPMENT_SECRETS_KEY = 'development-only-secrets-key-do-not-use-in-production';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -78,6 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (secret !== undefined && secret !== '' && Buffer.byteLength(secret) < 16) {
     throw new ConfigError('CURSOR_SECRET', 'must be at least 16 characters');
   }
+  const secretsKey = env.SECRETS_KEY ?? '';
+  if (secretsKey !== '' && Buffer.byteLength(secretsKey) < 32) throw new ConfigError('SECRETS_KEY', 'must be at least 32 characters');
   const logLevel = (env.LOG_LEVEL || 'info').trim().toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
@@ -97,5 +112,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: logLevel as AppConfig['logLevel'],
     pipelineLockMs: integer(env, 'PIPELINE_LOCK_MS', 30_000, 1_000, 600_000),
     eventsRetentionDays: integer(env, 'EVENTS_RETENTION_DAYS', 30, 1, 3650),
+    secretsKey: secretsKey || DEVELOPMENT_SECRETS_KEY,
+    secretsKeyDefault: !secretsKey,
+    webhooks: {
+      allowInsecureUrls: boolean(env, 'WEBHOOK_ALLOW_INSECURE_URLS', false),
+      retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 1, 600_000),
+    },
   };
 }

@@ -5,6 +5,7 @@ import { BuyerUpdatesInPlace1764028800000 } from './1764028800000-buyer-updates-
 import { ActivityUpdatesInPlace1764115200000 } from './1764115200000-activity-updates-in-place';
 import { BuyerEvaluationDetail1764201600000 } from './1764201600000-buyer-evaluation-detail';
 import { Events1764288000000 } from './1764288000000-events';
+import { Webhooks1764374400000 } from './1764374400000-webhooks';
 
 /** Every migration, oldest first. Listed explicitly so the same list works from src/ and dist/. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   ActivityUpdatesInPlace1764115200000,
   BuyerEvaluationDetail1764201600000,
   Events1764288000000,
+  Webhooks1764374400000,
 ];

@@ -128,6 +128,8 @@ describe('ID_PREFIXES', () => {
       targetList: 'lis_',
       request: 'req_',
       event: 'evt_',
+      webhookEndpoint: 'we_',
+      webhookDelivery: 'whd_',
       apiKey: 'key_',
       activity: 'act_',
     });

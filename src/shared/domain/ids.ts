@@ -18,6 +18,8 @@ export const ID_PREFIXES = {
   activity: 'act_',
   request: 'req_',
   event: 'evt_',
+  webhookEndpoint: 'we_',
+  webhookDelivery: 'whd_',
 } as const;
 
 const ID_EPOCH_MS = Date.UTC(2024, 0, 1);

@@ -74,7 +74,10 @@ const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT']);
 
 function parseBody(req: AppRequest, res: Response, next: NextFunction): void {
   if (!BODY_METHODS.has(req.method)) return next();
-  if (!req.is('application/json')) {
+  // No body at all (an action such as rotate-secret): nothing to parse; a route that needs one says so.
+  const json = req.is('application/json');
+  if (json === null || (!json && req.headers['content-length'] === '0' && !req.headers['content-type'])) return next();
+  if (!json) {
     req.state.bodyError = { status: 415, type: 'content_type' };
     // Drain the body so the connection can be reused.
     req.resume();

@@ -1,0 +1,96 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { preparedQuery } from '../../shared/infrastructure/prepared-query';
+import { DeliveryJob, subscribes, WebhookQueue } from './webhook-queue';
+
+const INTERVAL_MS = 100;
+const BATCH = 2_000;
+
+interface DispatchEvent {
+  id: string;
+  txid: string;
+  workspace_id: string;
+  type: string;
+}
+
+/**
+ * The outbox relay: follows the events of every workspace in feed order (the same rule as
+ * `GET /v1/events`, so no event is passed over while a transaction that wrote it is still open)
+ * and queues a delivery for every enabled endpoint that subscribes to each. Its position is one
+ * row, locked for the round: processes running it side by side take turns. Queuing and saving
+ * the position are not atomic, so a crash between them queues the same deliveries again, which
+ * their job ids make a no-op: at least once, never twice.
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(WebhookDispatcher.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly queue: WebhookQueue,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.drain()
+        .catch((error: Error) => this.logger.warn(`Dispatching webhooks failed: ${error.message}`))
+        .finally(() => (this.running = undefined));
+    }, INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Rounds until the events are all dispatched (or another process holds the turn). */
+  async drain(): Promise<void> {
+    while (!this.stopped && (await this.round()) === BATCH);
+  }
+
+  /** One round: up to BATCH events past the position; returns how many. */
+  async round(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const { rows: positions } = await preparedQuery<{ txid: string; event_id: string }>(
+        manager,
+        'SELECT txid::text AS txid, event_id FROM webhook_dispatch FOR UPDATE SKIP LOCKED',
+        [],
+      );
+      if (positions.length === 0) return 0;
+      const [position] = positions;
+      const { rows: events } = await preparedQuery<DispatchEvent>(
+        manager,
+        `SELECT e.id, e.txid::text AS txid, e.workspace_id, e.type FROM events e
+          WHERE (e.txid, e.id) > ($1::xid8, $2::bigint) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
+          ORDER BY e.txid, e.id LIMIT $3`,
+        [position.txid, position.event_id, BATCH],
+      );
+      if (events.length === 0) return 0;
+      const workspaces = [...new Set(events.map((event) => event.workspace_id))];
+      const { rows: endpoints } = await preparedQuery<{ id: string; workspace_id: string; enabled_events: string[] }>(
+        manager,
+        `SELECT id, workspace_id, enabled_events FROM webhook_endpoints
+          WHERE workspace_id = ANY($1::bigint[]) AND enabled AND deleted_at IS NULL`,
+        [workspaces],
+      );
+      const jobs: DeliveryJob[] = [];
+      for (const event of events) {
+        for (const endpoint of endpoints) {
+          if (endpoint.workspace_id === event.workspace_id && subscribes(endpoint.enabled_events, event.type)) {
+            jobs.push({ workspaceId: event.workspace_id, endpointId: endpoint.id, eventId: event.id });
+          }
+        }
+      }
+      await this.queue.add(jobs);
+      const last = events[events.length - 1];
+      await preparedQuery(manager, 'UPDATE webhook_dispatch SET txid = $1::xid8, event_id = $2', [last.txid, last.id]);
+      return events.length;
+    });
+  }
+}

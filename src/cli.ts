@@ -12,6 +12,9 @@ import { ActivitiesRepository } from './modules/activities/activities.repository
 import { ActivitiesService } from './modules/activities/activities.service';
 import { DirectoryImportError, DirectoryImportService } from './modules/directory/directory-import.service';
 import { DirectoryModule } from './modules/directory/directory.module';
+import { selectTypes } from './modules/events/event-types';
+import { EventsModule } from './modules/events/events.module';
+import { EventsService } from './modules/events/events.service';
 import { BulkSeedService } from './modules/seed/bulk-seed.service';
 import { DemoSeedModule } from './modules/seed/demo-seed.module';
 import { DemoSeedService } from './modules/seed/demo-seed.service';
@@ -167,7 +170,53 @@ export function buildProgram(): Command {
       print(result);
     });
 
+  const events = program.command('events').description('the events feed');
+  events
+    .command('tail')
+    .description("follow a workspace's events: one JSON line per event, until interrupted")
+    .requiredOption('--workspace <id>', 'workspace id (wor_…)')
+    .option('--from-start', 'print every retained event first, instead of only new ones', false)
+    .option('--cursor <cursor>', 'resume from a cursor (a resume_cursor of GET /v1/events)')
+    .option('--type <types>', 'event types or wildcards, comma-separated (signal.created,buyer.*)')
+    .option('--interval-ms <ms>', 'how often to poll once at the end', wholeNumber, 500)
+    .action(async (options: { workspace: string; fromStart: boolean; cursor?: string; type?: string; intervalMs: number }) => {
+      await withContext(
+        async (app) => {
+          const ctx = await operatorContext(app, options.workspace);
+          await tailEvents(app.get(EventsService), ctx, options);
+        },
+        [EventsModule],
+      );
+    });
+
   return program;
+}
+
+/** Polls the feed and prints each event as a line until SIGINT or SIGTERM; the last position goes to stderr. */
+async function tailEvents(
+  feed: EventsService,
+  ctx: WorkspaceContext,
+  options: { fromStart: boolean; cursor?: string; type?: string; intervalMs: number },
+): Promise<void> {
+  let stopped = false;
+  const stop = () => (stopped = true);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    const type = options.type ? selectTypes(options.type, 'type') : undefined;
+    let cursor = options.cursor ?? (options.fromStart ? undefined : await feed.endCursor(ctx, { type }));
+    process.stderr.write('following the events (Ctrl-C to stop)\n');
+    while (!stopped) {
+      const page = await feed.list(ctx, { limit: 1_000, cursor, type });
+      for (const event of page.data) process.stdout.write(`${JSON.stringify(event)}\n`);
+      cursor = page.pagination.resume_cursor;
+      if (page.pagination.next_cursor === null) await new Promise((resolve) => setTimeout(resolve, options.intervalMs));
+    }
+    process.stderr.write(`resume with --cursor ${cursor}\n`);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
 }
 
 /** The workspace as the operator acts on it; fails when it does not exist. */

@@ -18,7 +18,8 @@ import {
 import { DataSource } from 'typeorm';
 import { EventsPruner } from '../../src/modules/events/events-pruner';
 import { startTestApp, TestApp, TestWorkspace } from '../support/test-app';
-import { internalId } from '../support/worker-process';
+import { waitFor } from '../support/wait';
+import { internalId, startCli, stopWorker } from '../support/worker-process';
 
 let t: TestApp;
 
@@ -205,5 +206,30 @@ describe('GET /v1/events', () => {
     const { events } = await readAll(ws, first.pagination.next_cursor!);
     expect(events.map((e) => e.data.object.name)).toEqual(['new']);
     expect((await readAll(ws)).events.map((e) => e.data.object.name)).toEqual(['new']);
+  });
+
+  test('events tail follows the feed from now on, one JSON line per event, and says where to resume', async () => {
+    const ws = await t.newWorkspace();
+    await createKb(t, ws, 'topics', { name: 'Before', short_name: `b-${uniq()}`, description: 'x' });
+    const tail = startCli(t.config, ['events', 'tail', '--workspace', ws.workspace_id, '--interval-ms', '50'], {
+      CURSOR_SECRET: t.config.cursorSecret.toString(),
+    });
+    const lines = () =>
+      tail
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'));
+    await waitFor(() => tail.output(), (output) => output.includes('following the events'), { what: 'the tail to start' });
+    const after = await createKb(t, ws, 'topics', { name: 'After', short_name: `a-${uniq()}`, description: 'x' });
+    await waitFor(
+      () => lines().length,
+      (n) => n >= 1,
+      { what: 'the tail to print the new event' },
+    );
+    const exit = await stopWorker(tail, 'SIGINT');
+    expect(exit?.code).toBe(0);
+    const printed = lines().map((line) => JSON.parse(line));
+    expect(printed.map((event) => [event.type, event.data.object.id])).toEqual([['kb.topic.created', after.id]]);
+    expect(tail.output()).toMatch(/resume with --cursor \S+/);
   });
 });

@@ -96,6 +96,16 @@ export async function killAllChildren(): Promise<void> {
   );
 }
 
+/** Starts the built CLI without waiting for it (a command that runs until stopped, such as `events tail`). */
+export function startCli(config: AppConfig, args: string[], extra: NodeJS.ProcessEnv = {}): WorkerProcess {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: childEnv(config, extra), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const { exited, hasExited } = track(child);
+  return { child, pid: child.pid!, exited, hasExited, output: () => output };
+}
+
 /** Runs the built CLI with the test app's database and queue prefix (plus `extra`). */
 export function runCliWith(config: AppConfig, args: string[], extra: NodeJS.ProcessEnv = {}, timeoutMs = 45_000): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {

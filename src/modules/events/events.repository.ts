@@ -64,6 +64,18 @@ export class EventsRepository {
     return rows;
   }
 
+  /** The position after the workspace's last visible event, or null when it has none. */
+  async end(ctx: WorkspaceContext): Promise<FeedPosition | null> {
+    const { rows } = await preparedQuery<FeedPosition>(
+      this.dataSource.manager,
+      `SELECT e.txid::text AS txid, e.id FROM events e
+        WHERE e.workspace_id = $1 AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY e.txid DESC, e.id DESC LIMIT 1`,
+      [requireWorkspace(ctx)],
+    );
+    return rows[0] ?? null;
+  }
+
   async findOne(ctx: WorkspaceContext, id: string): Promise<EventRow | null> {
     const { rows } = await preparedQuery<EventRow>(
       this.dataSource.manager,

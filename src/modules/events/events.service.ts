@@ -75,14 +75,7 @@ export class EventsService {
   ) {}
 
   async list(ctx: WorkspaceContext, query: EventListQuery): Promise<EventPage> {
-    const binding: CursorBinding = {
-      workspaceId: requireWorkspace(ctx),
-      endpoint: 'events',
-      params: {
-        ...(query.type ? { type: query.type.types.join(',') } : {}),
-        ...(query.created_after ? { created_after: query.created_after.toISOString() } : {}),
-      },
-    };
+    const binding = this.binding(ctx, query);
     const after = query.cursor === undefined ? ORIGIN : this.decode(binding, query.cursor);
     const rows = await this.events.page(ctx, { types: query.type?.types, createdAfter: query.created_after }, after, query.limit);
     const page = rows.slice(0, query.limit);
@@ -91,6 +84,23 @@ export class EventsService {
     return {
       data: page.map((row) => this.present(row)),
       pagination: { next_cursor: rows.length > query.limit ? cursor : null, resume_cursor: cursor },
+    };
+  }
+
+  /** A cursor for `query` at the end of the feed now: polling with it returns only later events. */
+  async endCursor(ctx: WorkspaceContext, query: Omit<EventListQuery, 'limit' | 'cursor'>): Promise<string> {
+    const end = (await this.events.end(ctx)) ?? ORIGIN;
+    return this.cursors.encode(this.binding(ctx, query), [end.txid, end.id]);
+  }
+
+  private binding(ctx: WorkspaceContext, query: Omit<EventListQuery, 'limit' | 'cursor'>): CursorBinding {
+    return {
+      workspaceId: requireWorkspace(ctx),
+      endpoint: 'events',
+      params: {
+        ...(query.type ? { type: query.type.types.join(',') } : {}),
+        ...(query.created_after ? { created_after: query.created_after.toISOString() } : {}),
+      },
     };
   }
 

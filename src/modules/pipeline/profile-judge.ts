@@ -7,10 +7,13 @@ export type { Check } from './domain/checks';
 export type { Subject } from './domain/criteria';
 
 /**
- * A criterion's kind as the API names it: industry, employees, revenue, country, funding_stage,
- * company_type, total_funding, founded, title, function, seniority, exclusion.
+ * A criterion's kind as the API names it: industry, keyword, employees, revenue, country, state,
+ * funding_stage, total_funding, founded, company_type, title, function, seniority, exclusion.
+ * An industry criterion made only of words the taxonomy does not know (`onlyKeywords`) is a
+ * keyword criterion: it is matched on the words as written.
  */
-export function publicKind(kind: Check['kind']): string {
+export function publicKind(kind: Check['kind'], onlyKeywords = false): string {
+  if (kind === 'industry' && onlyKeywords) return 'keyword';
   return kind === 'funding' ? 'funding_stage' : kind;
 }
 

@@ -1,10 +1,10 @@
 import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { CurrentWorkspace, ReadsOnly } from '../../shared/interface/http/auth.guard';
 import { noQueryPipe } from '../../shared/interface/http/list-query.pipe';
-import { ApiErrors, ApiKeyAuth, STRING_SCHEMA as str } from '../../shared/interface/http/openapi.decorators';
+import { ApiErrors, ApiIdParam, ApiKeyAuth, STRING_SCHEMA as str } from '../../shared/interface/http/openapi.decorators';
 import { CRITERION_KINDS } from '../pipeline/profile-reading';
 import { CriteriaService } from './criteria.service';
 
@@ -109,9 +109,6 @@ function CriteriaDocs(noun: 'ICP' | 'Persona', operationId: string, stored: bool
   );
 }
 
-const idParam = (name: string, prefix: string) =>
-  ApiParam({ name, required: true, schema: { type: 'string', example: `${prefix}1234567890` } });
-
 /**
  * Criteria shown back: how the default evaluator reads an ICP or Persona description, stored or
  * draft. Nothing is written; read-only keys may call every route.
@@ -124,14 +121,14 @@ export class CriteriaController {
 
   @Get('icps/:icp_id/criteria')
   @CriteriaDocs('ICP', 'get_icp_criteria', true)
-  @idParam('icp_id', 'icp_')
+  @ApiIdParam('icp_id', 'icp_')
   icp(@CurrentWorkspace() ctx: WorkspaceContext, @Param('icp_id') id: string, @Query(noQueryPipe) _query: unknown) {
     return this.criteria.stored(ctx, 'icp', id);
   }
 
   @Get('personas/:persona_id/criteria')
   @CriteriaDocs('Persona', 'get_persona_criteria', true)
-  @idParam('persona_id', 'per_')
+  @ApiIdParam('persona_id', 'per_')
   persona(@CurrentWorkspace() ctx: WorkspaceContext, @Param('persona_id') id: string, @Query(noQueryPipe) _query: unknown) {
     return this.criteria.stored(ctx, 'persona', id);
   }

@@ -1,9 +1,9 @@
 import { applyDecorators, Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { CurrentWorkspace, ReadsOnly } from '../../shared/interface/http/auth.guard';
-import { ApiErrors, ApiKeyAuth, STRING_SCHEMA as str } from '../../shared/interface/http/openapi.decorators';
+import { ApiErrors, ApiIdParam, ApiKeyAuth, STRING_SCHEMA as str } from '../../shared/interface/http/openapi.decorators';
 import { SIMULATE_DEFAULT_BUYERS, SIMULATE_MAX_BUYERS, SimulationService } from './simulation.service';
 
 const REQUEST: SchemaObject = {
@@ -74,9 +74,6 @@ function SimulateDocs(noun: 'ICP' | 'Persona', operationId: string, stored: bool
   );
 }
 
-const idParam = (name: string, prefix: string) =>
-  ApiParam({ name, required: true, schema: { type: 'string', example: `${prefix}1234567890` } });
-
 /**
  * What-if for ICP and Persona descriptions: the workspace's Buyers evaluated with a draft, nothing
  * written. Read-only keys may call these routes.
@@ -99,7 +96,7 @@ export class SimulationController {
   @HttpCode(200)
   @ReadsOnly()
   @SimulateDocs('ICP', 'simulate_icp', true)
-  @idParam('icp_id', 'icp_')
+  @ApiIdParam('icp_id', 'icp_')
   simulateIcp(@CurrentWorkspace() ctx: WorkspaceContext, @Param('icp_id') id: string, @Body() body: unknown) {
     return this.simulation.simulate(ctx, 'icp', id, body);
   }
@@ -116,7 +113,7 @@ export class SimulationController {
   @HttpCode(200)
   @ReadsOnly()
   @SimulateDocs('Persona', 'simulate_persona', true)
-  @idParam('persona_id', 'per_')
+  @ApiIdParam('persona_id', 'per_')
   simulatePersona(@CurrentWorkspace() ctx: WorkspaceContext, @Param('persona_id') id: string, @Body() body: unknown) {
     return this.simulation.simulate(ctx, 'persona', id, body);
   }

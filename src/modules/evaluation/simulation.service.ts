@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../shared/application/app-error';
-import { checkFieldValue, kbField } from '../../shared/application/kb-fields';
-import { isPlainObject } from '../../shared/domain/plain-object';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { BuyersService } from '../buyers/buyers.service';
 import { IcpsService } from '../kb/icps/icp.resource';
 import { PersonasService } from '../kb/personas/persona.resource';
+import { draftBody } from './draft-body';
 import { BuyerFacts, Check, ProfileJudge, ProfileVerdict, publicKind, Subject } from '../pipeline/profile-judge';
 
 export const SIMULATE_DEFAULT_BUYERS = 1_000;
@@ -42,22 +41,13 @@ export interface SimulationResult {
   examples: { entered: SimulationExample[]; left: SimulationExample[] };
 }
 
-const DESCRIPTION = kbField.description();
-
 /** Reads `{description, limit?}`; anything else is a 400 naming the field. The draft follows the KB's description rule. */
 export function simulationInput(body: unknown): SimulationInput {
-  if (!isPlainObject(body)) throw AppError.validation('body', 'The request body must be a JSON object.');
-  for (const name of Object.keys(body)) {
-    if (name !== 'description' && name !== 'limit') throw AppError.validation(name, `${name} is not a known field.`);
-  }
-  const { limit } = body;
-  const description = typeof body.description === 'string' ? body.description.trim() : body.description;
-  const problem = checkFieldValue('description', DESCRIPTION, description);
-  if (problem) throw AppError.validation('description', `${problem}.`);
+  const { description, limit } = draftBody(body, ['limit']);
   if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > SIMULATE_MAX_BUYERS)) {
     throw AppError.validation('limit', `limit must be an integer from 1 to ${SIMULATE_MAX_BUYERS}.`);
   }
-  return { description: description as string, limit: limit ?? SIMULATE_DEFAULT_BUYERS };
+  return { description, limit: limit ?? SIMULATE_DEFAULT_BUYERS };
 }
 
 function personName(facts: BuyerFacts): string {

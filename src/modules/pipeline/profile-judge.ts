@@ -1,9 +1,8 @@
 import { companyInfoTemplate, conform, contactInfoTemplate } from '../buyers/buyer-shape';
 import { check, CompanyFacts, ContactFacts } from './domain/checks';
 import { DefaultEvaluator, isMatch } from './domain/default-evaluator';
-import type { Subject } from './domain/criteria';
-
 import type { Check } from './domain/checks';
+import type { Subject } from './domain/criteria';
 
 export type { Check } from './domain/checks';
 export { publicKind } from './domain/checks';

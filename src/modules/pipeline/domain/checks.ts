@@ -30,10 +30,13 @@ import { containsPhrase, joinList, unique } from './text';
 export type Status = 'passed' | 'failed' | 'unknown';
 
 /**
- * A criterion's kind as the API names it: industry, employees, revenue, country, state,
- * funding_stage, company_type, total_funding, founded, title, function, seniority, exclusion.
+ * A criterion's kind as the API names it: industry, keyword, employees, revenue, country, state,
+ * funding_stage, total_funding, founded, company_type, title, function, seniority, exclusion.
+ * An industry criterion made only of words the taxonomy does not know (`onlyKeywords`) is a
+ * keyword criterion: it is matched on the words as written.
  */
-export function publicKind(kind: Criterion['kind']): string {
+export function publicKind(kind: Criterion['kind'], onlyKeywords = false): string {
+  if (kind === 'industry' && onlyKeywords) return 'keyword';
   return kind === 'funding' ? 'funding_stage' : kind;
 }
 
@@ -213,140 +216,167 @@ function contactRoleText(contact: ContactFacts): string {
     .join(', ');
 }
 
+/** How a criterion is named and what it asks for: the `label`, `expected` and `assumed` of every check of it. */
+export interface CriterionTerms {
+  label: string;
+  expected: string;
+  /** Set when a word was read as a default ("mid-market, read as 100–999"): the whole expectation. */
+  assumed?: string;
+}
+
+/**
+ * The label and expectation of a criterion, whatever the Buyer: `check` builds its results from
+ * them, and anything that shows a criterion without a Buyer (the reading of a description) says
+ * the same words.
+ */
+export function describeCriterion(criterion: Criterion): CriterionTerms {
+  const terms = (label: string, expected: string): CriterionTerms => {
+    const words = 'assumed' in criterion ? criterion.assumed : undefined;
+    if (words === undefined) return { label, expected };
+    const shown = readAs(words, expected);
+    return { label, expected: shown, assumed: shown };
+  };
+  const money = (currency: string) => (v: number) => formatMoney(v, currency);
+  switch (criterion.kind) {
+    case 'industry':
+      return terms('industry', or([...criterion.concepts.map(industryLabel), ...criterion.keywords.map((k) => k.text)]));
+    case 'employees':
+      return terms('employees', or(criterion.ranges.map((r) => formatRange(r, formatCount))));
+    case 'revenue':
+      return terms('revenue', or(criterion.ranges.map((r) => formatRange(r, money(criterion.currency)))));
+    case 'country':
+      return terms('country', or(criterion.labels));
+    case 'state':
+      return terms('state', or(criterion.labels));
+    case 'funding':
+      return terms('funding stage', describeStages(criterion.stages));
+    case 'total_funding':
+      return terms('total funding', or(criterion.ranges.map((r) => formatRange(r, money(criterion.currency)))));
+    case 'founded':
+      return terms('founded', criterion.text);
+    case 'company_type':
+      return terms('company type', or(criterion.types.map((t) => TYPE_LABEL[t] ?? t)));
+    case 'title':
+      return terms('title', or(criterion.patterns.map((p) => p.text)));
+    case 'function':
+      return terms('function', or([...criterion.functions.map((f) => FUNCTION_LABEL[f] ?? f), ...criterion.keywords.map((k) => k.text)]));
+    case 'seniority':
+      return terms('seniority', or(criterion.tiers.map((t) => TIER_LABEL[t])));
+    case 'exclusion':
+      return terms('exclusion', `not ${joinList(criterion.labels, 'or')}`);
+  }
+}
+
 export function check(criterion: Criterion, company: CompanyFacts, contact: ContactFacts | null): Check {
-  const assumed = 'assumed' in criterion && criterion.assumed !== undefined;
-  const result = (label: string, status: Status, actual: string, expected: string): Check => ({
+  const { label, expected, assumed } = describeCriterion(criterion);
+  const result = (status: Status, actual: string): Check => ({
     kind: criterion.kind,
     label,
     status,
     actual,
     expected,
-    ...(assumed ? { assumed: expected } : {}),
+    ...(assumed !== undefined ? { assumed } : {}),
   });
   switch (criterion.kind) {
     case 'industry': {
-      const expected = or([...criterion.concepts.map(industryLabel), ...criterion.keywords.map((k) => k.text)]);
-      if (company.industries.length === 0) return result('industry', 'unknown', '', expected);
+      if (company.industries.length === 0) return result('unknown', '');
       const concept = criterion.concepts.find((c) => company.hasConcept(c));
-      if (concept) return result('industry', 'passed', joinList(company.industriesWith(concept)), expected);
+      if (concept) return result('passed', joinList(company.industriesWith(concept)));
       const keyword = keywordHit(criterion.keywords, company.industryStems);
       if (keyword) {
         const carriers = company.industries.filter((i) => containsPhrase(stemsOf(i), keyword.stems));
-        return result('industry', 'passed', joinList(carriers), expected);
+        return result('passed', joinList(carriers));
       }
-      return result('industry', 'failed', joinList(company.industries), expected);
+      return result('failed', joinList(company.industries));
     }
     case 'employees': {
-      const expected = readAs(criterion.assumed, or(criterion.ranges.map((r) => formatRange(r, formatCount))));
       const count = company.info.employee_count;
-      if (!count) return result('employees', 'unknown', '', expected);
-      return result('employees', criterion.ranges.some((r) => inRange(count, r)) ? 'passed' : 'failed', formatCount(count), expected);
+      if (!count) return result('unknown', '');
+      return result(criterion.ranges.some((r) => inRange(count, r)) ? 'passed' : 'failed', formatCount(count));
     }
     case 'revenue': {
-      const money = (v: number) => formatMoney(v, criterion.currency);
-      const expected = readAs(criterion.assumed, or(criterion.ranges.map((r) => formatRange(r, money))));
       const revenue = company.info.annual_revenue;
-      if (!revenue) return result('revenue', 'unknown', '', expected);
-      return result('revenue', criterion.ranges.some((r) => inRange(revenue, r)) ? 'passed' : 'failed', money(revenue), expected);
+      if (!revenue) return result('unknown', '');
+      return result(criterion.ranges.some((r) => inRange(revenue, r)) ? 'passed' : 'failed', formatMoney(revenue, criterion.currency));
     }
     case 'country': {
-      const expected = or(criterion.labels);
       const own = criterion.of === 'contact' && contact?.country ? contact.country : '';
       const raw = own || company.country;
-      if (!raw) return result('country', 'unknown', '', expected);
+      if (!raw) return result('unknown', '');
       const iso = own ? resolveCountry(own) : company.countryIso;
       const passed = iso ? criterion.countries.includes(iso) : criterion.labels.some((l) => l.toLowerCase() === raw.toLowerCase());
       const shown = iso && raw.length <= 3 && countryName(iso) !== raw ? `${raw} (${countryName(iso)})` : raw;
-      return result('country', passed ? 'passed' : 'failed', shown, expected);
+      return result(passed ? 'passed' : 'failed', shown);
     }
     case 'state': {
-      const expected = or(criterion.labels);
       const own = criterion.of === 'contact' && contact && (contact.state || contact.country);
       const rawCountry = own ? contact.country : company.country;
       const countryIso = own ? (contact.country ? resolveCountry(contact.country) : null) : company.countryIso;
       const rawState = own ? contact.state : company.state;
       // A state implies its country: a company elsewhere fails whatever its state field says.
-      if (countryIso && criterion.elsewhere.includes(countryIso)) return result('state', 'passed', rawCountry, expected);
-      if (countryIso && !criterion.states.some((s) => stateCountry(s) === countryIso))
-        return result('state', 'failed', rawCountry, expected);
-      if (!rawState) return result('state', 'unknown', '', expected);
+      if (countryIso && criterion.elsewhere.includes(countryIso)) return result('passed', rawCountry);
+      if (countryIso && !criterion.states.some((s) => stateCountry(s) === countryIso)) return result('failed', rawCountry);
+      if (!rawState) return result('unknown', '');
       const iso = own ? resolveState(rawState, countryIso) : company.stateIso;
       const shown = iso && stateName(iso) !== rawState ? `${rawState} (${stateName(iso)})` : rawState;
-      return result('state', iso && criterion.states.includes(iso) ? 'passed' : 'failed', shown, expected);
+      return result(iso && criterion.states.includes(iso) ? 'passed' : 'failed', shown);
     }
     case 'funding': {
-      const expected = readAs(criterion.assumed, describeStages(criterion.stages));
-      if (company.stage === null) return result('funding stage', 'unknown', '', expected);
-      return result('funding stage', criterion.stages.includes(company.stage) ? 'passed' : 'failed', company.stageShown, expected);
+      if (company.stage === null) return result('unknown', '');
+      return result(criterion.stages.includes(company.stage) ? 'passed' : 'failed', company.stageShown);
     }
     case 'total_funding': {
-      const money = (v: number) => formatMoney(v, criterion.currency);
-      const expected = readAs(criterion.assumed, or(criterion.ranges.map((r) => formatRange(r, money))));
       const raised = company.info.total_funding;
-      if (!raised) return result('total funding', 'unknown', '', expected);
-      return result('total funding', criterion.ranges.some((r) => inRange(raised, r)) ? 'passed' : 'failed', money(raised), expected);
+      if (!raised) return result('unknown', '');
+      return result(criterion.ranges.some((r) => inRange(raised, r)) ? 'passed' : 'failed', formatMoney(raised, criterion.currency));
     }
     case 'founded': {
       const year = company.info.founded_year;
-      if (!year) return result('founded', 'unknown', '', criterion.text);
-      return result('founded', criterion.ranges.some((r) => yearInRange(year, r)) ? 'passed' : 'failed', String(year), criterion.text);
+      if (!year) return result('unknown', '');
+      return result(criterion.ranges.some((r) => yearInRange(year, r)) ? 'passed' : 'failed', String(year));
     }
     case 'company_type': {
-      const expected = or(criterion.types.map((t) => TYPE_LABEL[t] ?? t));
       if (company.typeRaw)
-        return result(
-          'company type',
-          company.type !== null && criterion.types.includes(company.type) ? 'passed' : 'failed',
-          company.typeRaw,
-          expected,
-        );
+        return result(company.type !== null && criterion.types.includes(company.type) ? 'passed' : 'failed', company.typeRaw);
       // Without a stated type, industries or an IPO can still show it; their absence shows nothing.
       for (const type of criterion.types) {
         const concept = TYPE_CONCEPT[type];
         if (concept && company.hasConcept(concept))
-          return result('company type', 'passed', `${TYPE_LABEL[type]} (industry ${joinList(company.industriesWith(concept))})`, expected);
-        if (type === 'public' && company.stage === 'ipo')
-          return result('company type', 'passed', `public (funding stage ${company.stageRaw})`, expected);
+          return result('passed', `${TYPE_LABEL[type]} (industry ${joinList(company.industriesWith(concept))})`);
+        if (type === 'public' && company.stage === 'ipo') return result('passed', `public (funding stage ${company.stageRaw})`);
       }
-      return result('company type', 'unknown', '', expected);
+      return result('unknown', '');
     }
     case 'title': {
-      const expected = or(criterion.patterns.map((p) => p.text));
-      if (!contact) return result('title', 'unknown', '', expected);
+      if (!contact) return result('unknown', '');
       const outcomes = criterion.patterns.map((p) => matchTitle(p, contact));
       const status: Status = outcomes.includes(true) ? 'passed' : outcomes.includes(null) ? 'unknown' : 'failed';
-      return result('title', status, status === 'unknown' ? '' : contactRoleText(contact), expected);
+      return result(status, status === 'unknown' ? '' : contactRoleText(contact));
     }
     case 'function': {
-      const expected = or([...criterion.functions.map((f) => FUNCTION_LABEL[f] ?? f), ...criterion.keywords.map((k) => k.text)]);
-      if (!contact) return result('function', 'unknown', '', expected);
+      if (!contact) return result('unknown', '');
       const functions = contact.functions;
       const fromTitle = contact.functionsFromTitle;
       const source = fromTitle ? `${joinList(functions.map((f) => FUNCTION_LABEL[f] ?? f))} per title` : contact.functionRaw;
       // Words the taxonomy does not know ("Function: Sustainability") are looked for as written.
-      if (contact.title && keywordHit(criterion.keywords, [stemsOf(contact.title)]))
-        return result('function', 'passed', quote(contact.title), expected);
+      if (contact.title && keywordHit(criterion.keywords, [stemsOf(contact.title)])) return result('passed', quote(contact.title));
       if (!fromTitle && contact.functionRaw && keywordHit(criterion.keywords, [stemsOf(contact.functionRaw)]))
-        return result('function', 'passed', contact.functionRaw, expected);
+        return result('passed', contact.functionRaw);
       if (functions.length > 0) {
-        return result('function', criterion.functions.some((f) => functions.includes(f)) ? 'passed' : 'failed', source, expected);
+        return result(criterion.functions.some((f) => functions.includes(f)) ? 'passed' : 'failed', source);
       }
-      if (contact.functionRaw) return result('function', 'failed', contact.functionRaw, expected);
+      if (contact.functionRaw) return result('failed', contact.functionRaw);
       // A title with no function ("Director") is not someone in the function asked for; only a
       // contact with neither a title nor a function is unknown.
-      if (contact.title) return result('function', 'failed', `none in title ${quote(contact.title)}`, expected);
-      return result('function', 'unknown', '', expected);
+      if (contact.title) return result('failed', `none in title ${quote(contact.title)}`);
+      return result('unknown', '');
     }
     case 'seniority': {
-      const expected = or(criterion.tiers.map((t) => TIER_LABEL[t]));
-      if (!contact) return result('seniority', 'unknown', '', expected);
+      if (!contact) return result('unknown', '');
       const tier = contact.tier;
-      if (!tier)
-        return contact.seniorityRaw
-          ? result('seniority', 'failed', contact.seniorityRaw, expected)
-          : result('seniority', 'unknown', '', expected);
+      if (!tier) return contact.seniorityRaw ? result('failed', contact.seniorityRaw) : result('unknown', '');
       const actual = contact.tierSource === 'stated' ? contact.seniorityRaw : `${TIER_LABEL[tier]} per title`;
-      return result('seniority', criterion.tiers.includes(tier) ? 'passed' : 'failed', actual, expected);
+      return result(criterion.tiers.includes(tier) ? 'passed' : 'failed', actual);
     }
     case 'exclusion':
       return checkExclusions(criterion, company, contact);
@@ -357,7 +387,7 @@ export function check(criterion: Criterion, company: CompanyFacts, contact: Cont
  * An exclusion fails on any evidence, a company's name included ("Blue Fox Agency"), but passes
  * only on data that could have shown it: a name without "agency" proves nothing.
  */
-function checkExclusions(x: Exclusions, company: CompanyFacts, contact: ContactFacts | null): Check {
+function checkExclusions(x: Exclusions & { kind: 'exclusion' }, company: CompanyFacts, contact: ContactFacts | null): Check {
   const hits: string[] = [];
   let known = false;
   const companyName = company.info.name;
@@ -424,10 +454,10 @@ function checkExclusions(x: Exclusions, company: CompanyFacts, contact: ContactF
       if (hit) hits.push(`function ${FUNCTION_LABEL[hit] ?? hit}`);
     }
   }
-  const expected = `not ${joinList(x.labels, 'or')}`;
+  const { label, expected } = describeCriterion(x);
   const distinct = unique(hits);
-  if (distinct.length > 0) return { kind: 'exclusion', label: 'exclusion', status: 'failed', actual: joinList(distinct), expected };
-  return { kind: 'exclusion', label: 'exclusion', status: known ? 'passed' : 'unknown', actual: '', expected };
+  if (distinct.length > 0) return { kind: 'exclusion', label, status: 'failed', actual: joinList(distinct), expected };
+  return { kind: 'exclusion', label, status: known ? 'passed' : 'unknown', actual: '', expected };
 }
 
 const COMPANY = (field: string) => `company_info.${field}`;

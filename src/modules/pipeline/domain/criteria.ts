@@ -305,6 +305,11 @@ const LABEL_RE = new RegExp(
 
 const PERSON_KINDS = new Set<LabelKind>(['title', 'function', 'seniority']);
 
+/** Whether the words ("Industries", "company size") are a label this parser reads before a colon. */
+export function isLabel(words: string): boolean {
+  return LABEL_KIND.has(normalizeLabel(words));
+}
+
 interface LabelledPart {
   kind: LabelKind;
   value: string;

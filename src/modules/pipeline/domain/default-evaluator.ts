@@ -7,6 +7,7 @@
  * Among matching profiles the one with the most passed criteria wins (it says more about the
  * Buyer); ties go to the earlier profile in the order given.
  */
+import { LruCache } from '../../../shared/domain/lru-cache';
 import { CompanyInfo, companyInfoTemplate, conform, ContactInfo, contactInfoTemplate } from '../../buyers/buyer-shape';
 import type { CriterionVerdict } from '../../buyers/buyer-evaluation';
 import { Check, check, CompanyFacts, ContactFacts, fieldsRead, publicKind } from './checks';
@@ -48,12 +49,11 @@ export function isMatch(checks: readonly Check[]): boolean {
 
 export class DefaultEvaluator implements Evaluator {
   private readonly parse: (description: string, subject: Subject) => Criterion[];
-  private readonly cacheSize: number;
-  private readonly cache = new Map<string, Criterion[]>();
+  private readonly cache: LruCache<string, Criterion[]>;
 
   constructor(options: DefaultEvaluatorOptions = {}) {
     this.parse = options.parse ?? parseCriteria;
-    this.cacheSize = Math.max(1, options.cacheSize ?? 2_000);
+    this.cache = new LruCache(options.cacheSize ?? 2_000);
   }
 
   evaluateCompany(company: CompanyInfo, icps: readonly KbProfile[]): EvaluationResult {
@@ -73,11 +73,7 @@ export class DefaultEvaluator implements Evaluator {
     const description = typeof profile.description === 'string' ? profile.description : '';
     const key = `${subject}\u0000${String(profile.id)}\u0000${description}`;
     const cached = this.cache.get(key);
-    if (cached) {
-      this.cache.delete(key);
-      this.cache.set(key, cached);
-      return cached;
-    }
+    if (cached) return cached;
     let criteria: Criterion[];
     try {
       criteria = this.parse(description, subject);
@@ -86,7 +82,6 @@ export class DefaultEvaluator implements Evaluator {
       criteria = [];
     }
     this.cache.set(key, criteria);
-    while (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value as string);
     return criteria;
   }
 

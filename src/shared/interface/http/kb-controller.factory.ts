@@ -1,21 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Type } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { KbListQuery, KbService, KbRecordView } from '../../application/kb.service';
 import { Page } from '../../application/pagination';
 import { KbResource } from '../../application/kb-resource';
 import { WorkspaceContext } from '../../application/workspace-context';
 import { KbRecordEntity } from '../../infrastructure/kb-record.entity';
 import { kbListQueryPipe } from './list-query.pipe';
-import { ApiErrors, ApiKeyAuth, CURSOR_QUERY, kbSchemas, LIMIT_QUERY, pageSchema } from './openapi.decorators';
+import { ApiErrors, ApiIdParam, ApiKeyAuth, CURSOR_QUERY, kbSchemas, LIMIT_QUERY, pageSchema } from './openapi.decorators';
 import { CurrentWorkspace } from './auth.guard';
 
 /** The controller of a knowledge-base resource: routes from its declaration, one service call each. */
@@ -38,11 +29,7 @@ export function KbController<E extends KbRecordEntity>(
 ): Type<KbControllerInstance> {
   const byId = `:${resource.idParam}`;
   const schemas = kbSchemas(resource);
-  const idParam = ApiParam({
-    name: resource.idParam,
-    required: true,
-    schema: { type: 'string', example: `${resource.idPrefix}1234567890` },
-  });
+  const idParam = ApiIdParam(resource.idParam, resource.idPrefix);
   const noun = resource.name;
 
   @Controller(`v1/kb/${resource.path}`)

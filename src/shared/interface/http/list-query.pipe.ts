@@ -102,3 +102,6 @@ export const kbListQueryPipe = new ListQueryPipe<{ limit: number; cursor?: strin
   { limit: limitParser, cursor: cursorParser },
   { limit: DEFAULT_PAGE_SIZE },
 );
+
+/** For a `GET` that takes no parameters: any parameter is `invalid_parameter`, as on the lists. */
+export const noQueryPipe = new ListQueryPipe<Record<string, never>>({});

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiParam, ApiResponse } from '@nestjs/swagger';
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import type { KbFieldSpec, KbFields } from '../../application/kb-fields';
 import type { KbResource } from '../../application/kb-resource';
@@ -81,6 +81,10 @@ export function ApiKeyAuth(): ClassDecorator {
 }
 
 export const STRING_SCHEMA: SchemaObject = { type: 'string' };
+
+/** A record's id in the path (`icp_id`), with an example of its prefix. */
+export const ApiIdParam = (name: string, prefix: string): MethodDecorator =>
+  ApiParam({ name, required: true, schema: { type: 'string', example: `${prefix}1234567890` } });
 
 /** An object whose named properties are all strings (the many text-only objects of the API). */
 export const stringsSchema = (...names: string[]): SchemaObject => ({

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   // A stop on SIGTERM/SIGINT is an orderly end: exit 0 once the workers have closed.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await app.init();
-  logger.log('Pipeline workers running (resolve, enrich, evaluate, match)');
+  logger.log('Workers running: pipeline (resolve, enrich, evaluate, match), webhook dispatch and delivery, events retention');
 }
 
 main().catch((error: unknown) => {

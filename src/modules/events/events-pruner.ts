@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { CLOCK } from '../../shared/shared.module';
 import type { Clock } from '../../shared/domain/clock';
+import { PeriodicTask } from '../../shared/infrastructure/periodic-task';
 import { EventsRepository } from './events.repository';
 
 const INTERVAL_MS = 15 * 60_000;
@@ -16,8 +17,11 @@ const DAY_MS = 86_400_000;
 @Injectable()
 export class EventsPruner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(EventsPruner.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private readonly task = new PeriodicTask(
+    INTERVAL_MS,
+    () => this.prune(),
+    (error) => this.logger.warn(`Pruning events failed: ${error.message}`),
+  );
 
   constructor(
     private readonly events: EventsRepository,
@@ -26,20 +30,11 @@ export class EventsPruner implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.prune()
-        .catch((error: Error) => {
-          this.logger.warn(`Pruning events failed: ${error.message}`);
-          return 0;
-        })
-        .finally(() => (this.running = undefined));
-    }, INTERVAL_MS);
-    this.timer.unref();
+    this.task.start();
   }
 
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  onModuleDestroy(): Promise<void> {
+    return this.task.stop();
   }
 
   /** Deletes every event past retention; returns how many. */

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { PeriodicTask } from '../../shared/infrastructure/periodic-task';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 import { DeliveryJob, subscribes, WebhookQueue } from './webhook-queue';
 
@@ -25,8 +26,11 @@ interface DispatchEvent {
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookDispatcher.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly task = new PeriodicTask(
+    INTERVAL_MS,
+    () => this.drain(),
+    (error) => this.logger.warn(`Dispatching webhooks failed: ${error.message}`),
+  );
   private stopped = false;
 
   constructor(
@@ -35,18 +39,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.drain()
-        .catch((error: Error) => this.logger.warn(`Dispatching webhooks failed: ${error.message}`))
-        .finally(() => (this.running = undefined));
-    }, INTERVAL_MS);
-    this.timer.unref();
+    this.task.start();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    return this.task.stop();
   }
 
   /** Rounds until the events are all dispatched (or another process holds the turn). */

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { WorkspaceContext } from '../../../shared/application/workspace-context';
 import { ActivitiesRepository } from '../../activities/activities.repository';
+import { PeriodicTask } from '../../../shared/infrastructure/periodic-task';
 import { PipelineProducer } from '../pipeline.producer';
 
 const INTERVAL_MS = 30_000;
@@ -17,8 +18,11 @@ const BATCH = 500;
 @Injectable()
 export class PipelineSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(PipelineSweeper.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private readonly task = new PeriodicTask(
+    INTERVAL_MS,
+    () => this.sweep(),
+    (error) => this.logger.warn(`Sweep failed: ${error.message}`),
+  );
 
   constructor(
     private readonly activities: ActivitiesRepository,
@@ -26,20 +30,11 @@ export class PipelineSweeper implements OnApplicationBootstrap, OnModuleDestroy 
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.sweep()
-        .catch((error: Error) => {
-          this.logger.warn(`Sweep failed: ${error.message}`);
-          return 0;
-        })
-        .finally(() => (this.running = undefined));
-    }, INTERVAL_MS);
-    this.timer.unref();
+    this.task.start();
   }
 
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  onModuleDestroy(): Promise<void> {
+    return this.task.stop();
   }
 
   /**

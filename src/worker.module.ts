@@ -10,6 +10,9 @@ import { WebhookWorkersModule } from './modules/webhooks/webhooks.module';
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: WorkerModule, imports: [CoreModule.forRoot(config), loggingModule(), PipelineModule, EventsRetentionModule, WebhookWorkersModule] };
+    return {
+      module: WorkerModule,
+      imports: [CoreModule.forRoot(config), loggingModule(), PipelineModule, EventsRetentionModule, WebhookWorkersModule],
+    };
   }
 }

@@ -219,7 +219,11 @@ describe('GET /v1/events', () => {
         .output()
         .split('\n')
         .filter((line) => line.startsWith('{'));
-    await waitFor(() => tail.output(), (output) => output.includes('following the events'), { what: 'the tail to start' });
+    await waitFor(
+      () => tail.output(),
+      (output) => output.includes('following the events'),
+      { what: 'the tail to start' },
+    );
     const after = await createKb(t, ws, 'topics', { name: 'After', short_name: `a-${uniq()}`, description: 'x' });
     await waitFor(
       () => lines().length,

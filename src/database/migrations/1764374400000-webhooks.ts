@@ -31,7 +31,9 @@ export class Webhooks1764374400000 implements MigrationInterface {
         updated_at timestamptz(3) NOT NULL,
         deleted_at timestamptz(3)
       )`);
-    await queryRunner.query(`CREATE INDEX webhook_endpoints_list ON webhook_endpoints (workspace_id, created_at DESC, id DESC) WHERE deleted_at IS NULL`);
+    await queryRunner.query(
+      `CREATE INDEX webhook_endpoints_list ON webhook_endpoints (workspace_id, created_at DESC, id DESC) WHERE deleted_at IS NULL`,
+    );
     await queryRunner.query(`
       CREATE TABLE webhook_deliveries (
         id bigint PRIMARY KEY,
@@ -49,9 +51,13 @@ export class Webhooks1764374400000 implements MigrationInterface {
         next_retry_at timestamptz(3),
         created_at timestamptz(3) NOT NULL
       )`);
-    await queryRunner.query(`CREATE INDEX webhook_deliveries_list ON webhook_deliveries (workspace_id, endpoint_id, created_at DESC, id DESC)`);
+    await queryRunner.query(
+      `CREATE INDEX webhook_deliveries_list ON webhook_deliveries (workspace_id, endpoint_id, created_at DESC, id DESC)`,
+    );
     await queryRunner.query(`CREATE INDEX webhook_deliveries_created ON webhook_deliveries (created_at)`);
-    await queryRunner.query(`CREATE TABLE webhook_dispatch (singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton), txid xid8 NOT NULL, event_id bigint NOT NULL)`);
+    await queryRunner.query(
+      `CREATE TABLE webhook_dispatch (singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton), txid xid8 NOT NULL, event_id bigint NOT NULL)`,
+    );
     // Deliveries start with the events written from now on.
     await queryRunner.query(`INSERT INTO webhook_dispatch (txid, event_id) VALUES (pg_snapshot_xmin(pg_current_snapshot()), 0)`);
     await queryRunner.query(`CREATE INDEX events_dispatch ON events (txid, id)`);

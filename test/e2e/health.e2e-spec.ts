@@ -4,6 +4,7 @@ import { PipelineProducer } from '../../src/modules/pipeline/pipeline.producer';
 import type { WorkerHost } from '@nestjs/bullmq';
 import { processorToken } from '../../src/modules/pipeline/infrastructure/processors';
 import { PIPELINE_QUEUES } from '../../src/modules/pipeline/queues';
+import { WEBHOOK_PROCESSOR } from '../../src/modules/webhooks/webhook-delivery.processor';
 import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
@@ -117,11 +118,18 @@ describe('pipeline workers when Redis goes away', () => {
   afterAll(() => close());
 
   it('warn in the structured log, once per worker, and never on stderr', async () => {
-    const workers = PIPELINE_QUEUES.map((queue) => t.app.get<WorkerHost>(processorToken(queue)).worker);
+    const tokens = [...PIPELINE_QUEUES.map(processorToken), WEBHOOK_PROCESSOR];
+    const workers = tokens.map((token) => t.app.get<WorkerHost>(token).worker);
     await watchingLogs(workers, async (logs) => {
       await redis.stop();
-      const byWorker = (await logs.matching(/ worker: /, 4)).map((message) => message.split(':', 1)[0]).sort();
-      expect(byWorker).toEqual(['The enrich worker', 'The evaluate worker', 'The match worker', 'The resolve worker']);
+      const byWorker = (await logs.matching(/ worker: /, 5)).map((message) => message.split(':', 1)[0]).sort();
+      expect(byWorker).toEqual([
+        'The enrich worker',
+        'The evaluate worker',
+        'The match worker',
+        'The resolve worker',
+        'The webhook worker',
+      ]);
       expect(logs.stderr).not.toHaveBeenCalled();
     });
   });

@@ -150,10 +150,13 @@ function DeliveryProcessorClass(config: AppConfig) {
   return WebhookDeliveryProcessor;
 }
 
+/** The provider token of the delivery processor (`app.get(WEBHOOK_PROCESSOR).worker`). */
+export const WEBHOOK_PROCESSOR = 'WebhookDeliveryProcessor';
+
 /** The delivery processor, made with the configuration its retry schedule needs. */
 export function webhookDeliveryProcessor(): Provider {
   return {
-    provide: 'WebhookDeliveryProcessor',
+    provide: WEBHOOK_PROCESSOR,
     inject: [APP_CONFIG, WebhookEndpointsRepository, WebhookEndpointsService, CLOCK, ID_GENERATOR],
     useFactory: (
       config: AppConfig,

@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { JobsOptions, Queue } from 'bullmq';
+import { warnAtMostEvery } from '../../shared/infrastructure/redis';
 import { DELIVERY_ATTEMPTS } from './webhook-schedule';
 
 export const WEBHOOK_QUEUE = 'webhooks';
@@ -26,7 +27,10 @@ export const DELIVERY_JOB_OPTIONS: JobsOptions = {
  */
 @Injectable()
 export class WebhookQueue {
-  constructor(@InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue) {}
+  constructor(@InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue) {
+    // While Redis is away the connection fails again and again; one warning now and then.
+    queue.on('error', warnAtMostEvery(new Logger('WebhookQueue'), 'Redis for the webhook queue'));
+  }
 
   async add(jobs: readonly DeliveryJob[], redelivery?: string): Promise<void> {
     if (jobs.length === 0) return;

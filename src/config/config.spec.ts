@@ -27,6 +27,9 @@ describe('loadConfig', () => {
       expect(config.logLevel).toBe('info');
       expect(config.pipelineLockMs).toBe(30_000);
       expect(config.eventsRetentionDays).toBe(30);
+      expect(config.eventsEnabled).toBe(true);
+      expect(config.secretsKeyDefault).toBe(true);
+      expect(config.webhooks).toEqual({ allowInsecureUrls: false, retryBaseMs: 5_000 });
     });
 
     it('generates a random cursor secret and says so', () => {
@@ -84,6 +87,10 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'debug',
         PIPELINE_LOCK_MS: '5000',
         EVENTS_RETENTION_DAYS: '7',
+        EVENTS_ENABLED: 'false',
+        SECRETS_KEY: 'k'.repeat(32),
+        WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+        WEBHOOK_RETRY_BASE_MS: '100',
       });
       expect(config.port).toBe(8080);
       expect(config.databaseUrl).toBe('postgresql://app:pw@db.internal:5433/other');
@@ -95,6 +102,9 @@ describe('loadConfig', () => {
       expect(config.logLevel).toBe('debug');
       expect(config.pipelineLockMs).toBe(5_000);
       expect(config.eventsRetentionDays).toBe(7);
+      expect(config.eventsEnabled).toBe(false);
+      expect(config).toMatchObject({ secretsKey: 'k'.repeat(32), secretsKeyDefault: false });
+      expect(config.webhooks).toEqual({ allowInsecureUrls: true, retryBaseMs: 100 });
     });
 
     it('accepts a cursor secret of exactly 16 bytes', () => {

@@ -20,6 +20,8 @@ export interface AppConfig {
   pipelineLockMs: number;
   /** Events older than this are deleted; a feed cursor stays valid at least this long. */
   eventsRetentionDays: number;
+  /** Whether changes write events (the feed and webhooks); off only where neither is used. */
+  eventsEnabled: boolean;
   /** Encrypts webhook signing secrets at rest; every process must use the same value. */
   secretsKey: string;
   /** True when SECRETS_KEY was not set and the built-in development key is in use. */
@@ -112,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: logLevel as AppConfig['logLevel'],
     pipelineLockMs: integer(env, 'PIPELINE_LOCK_MS', 30_000, 1_000, 600_000),
     eventsRetentionDays: integer(env, 'EVENTS_RETENTION_DAYS', 30, 1, 3650),
+    eventsEnabled: boolean(env, 'EVENTS_ENABLED', true),
     secretsKey: secretsKey || DEVELOPMENT_SECRETS_KEY,
     secretsKeyDefault: !secretsKey,
     webhooks: {

@@ -237,3 +237,27 @@ describe('GET /v1/events', () => {
     expect(tail.output()).toMatch(/resume with --cursor \S+/);
   });
 });
+
+describe('EVENTS_ENABLED=false', () => {
+  let off: TestApp;
+  beforeAll(async () => {
+    off = await startTestApp({ ...PIPELINE_APP_ENV, EVENTS_ENABLED: 'false' });
+  });
+  afterAll(async () => {
+    await off?.close();
+  });
+
+  test('changes write no events, and the feed is empty', async () => {
+    const ws = await off.newWorkspace();
+    const url = `https://www.ev-${uniq()}.com/pricing`;
+    await targetPage(off, ws, url);
+    const [status] = await ingestAndWait(off, ws, [websiteActivity('visited_page', url)]);
+    expect(status.status).toBe('processed');
+    const rows = await off.app
+      .get(DataSource)
+      .query('SELECT count(*)::int AS n FROM events WHERE workspace_id = $1', [internalId(ws.workspace_id)]);
+    expect(rows[0].n).toBe(0);
+    const res = await off.http.get('/v1/events').set('Authorization', ws.auth);
+    expect(res.body.data).toEqual([]);
+  });
+});

@@ -63,8 +63,10 @@ export class KbService<E extends KbRecordEntity> {
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    /** `events: false` when EVENTS_ENABLED is off: writes record no events. */
+    options: { events?: boolean } = {},
   ) {
-    this.records = new KbRepository(repository, resource.path);
+    this.records = new KbRepository(repository, resource.path, options.events ?? true);
     this.viewFields = [...Object.keys(resource.fields), ...resource.computedFields];
   }
 

@@ -1,6 +1,7 @@
 import { DynamicModule, FactoryProvider, Type } from '@nestjs/common';
 import { getRepositoryToken, TypeOrmModule } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../config/config';
 import { KbService } from '../application/kb.service';
 import { KbResource } from '../application/kb-resource';
 import { Clock } from '../domain/clock';
@@ -16,9 +17,9 @@ import { KbRecordEntity } from './kb-record.entity';
 export function kbServiceProvider<E extends KbRecordEntity>(resource: KbResource<E>): FactoryProvider<KbService<E>> {
   return {
     provide: resource.service,
-    inject: [getRepositoryToken(resource.entity), CursorCodec, CLOCK, ID_GENERATOR],
-    useFactory: (repository: Repository<E>, cursors: CursorCodec, clock: Clock, ids: IdGenerator) =>
-      new resource.service(resource, repository, cursors, clock, ids),
+    inject: [getRepositoryToken(resource.entity), CursorCodec, CLOCK, ID_GENERATOR, APP_CONFIG],
+    useFactory: (repository: Repository<E>, cursors: CursorCodec, clock: Clock, ids: IdGenerator, config: AppConfig) =>
+      new resource.service(resource, repository, cursors, clock, ids, { events: config.eventsEnabled }),
   };
 }
 

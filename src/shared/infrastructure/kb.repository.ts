@@ -16,6 +16,8 @@ export class KbRepository<E extends KbRecordEntity> {
   constructor(
     private readonly repo: Repository<E>,
     private readonly path: string,
+    /** False writes no events (EVENTS_ENABLED off). */
+    private readonly events = true,
   ) {}
 
   /** Table and column names come from entity metadata, never from input; read once. */
@@ -27,7 +29,8 @@ export class KbRepository<E extends KbRecordEntity> {
    */
   private eventOf(action: KbEventAction, changed: string, previous = 'NULL::json', from = changed): string {
     return `event AS (INSERT INTO events (${EVENT_COLUMNS})
-      SELECT r.workspace_id, '${kbEventType(this.path, action)}', '${kbObjectType(this.path)}', ${rowJson('r')}, ${previous} FROM ${from})`;
+      SELECT r.workspace_id, '${kbEventType(this.path, action)}', '${kbObjectType(this.path)}', ${rowJson('r')}, ${previous} FROM ${from}
+       WHERE ${this.events ? 'true' : 'false'})`;
   }
 
   /**

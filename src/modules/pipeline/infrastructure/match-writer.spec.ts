@@ -52,8 +52,8 @@ const placeholders = (sql: string) => [...new Set([...sql.matchAll(/\$(\d+)/g)].
 describe('MatchWriter.statement', () => {
   it('updates the Buyers column by column, inserts the Signals as JSON, and moves the activities to done, in one statement', () => {
     const { sql, params } = MatchWriter.statement('ws', oneMatch(), NOW);
-    // Workspace and time; 27 Buyer columns (id first); the Signals; the activities' stage, ids and ten outcome columns.
-    expect(params).toHaveLength(2 + 27 + 1 + 2 + 10);
+    // Workspace and time; 27 Buyer columns (id first); the Signals; whether events are written; the activities' stage, ids and ten outcome columns.
+    expect(params).toHaveLength(2 + 27 + 1 + 1 + 2 + 10);
     expect(params.slice(0, 2)).toEqual(['ws', NOW]);
     expect(sql).toMatch(/^WITH buyer_update AS \(UPDATE buyers b SET /);
     expect(sql).toContain('FROM unnest($3::bigint[], $4::text[]');
@@ -66,7 +66,7 @@ describe('MatchWriter.statement', () => {
     // The activities' update shares the workspace and the time: the same parameters, not copies.
     expect(sql).toContain(') UPDATE activities a SET updated_at = $2, buyer_id = v.buyer_id, company_info = v.company_info::json,');
     expect(sql).toContain(
-      "WHERE a.workspace_id = $1 AND (a.stage = $31 OR ($31::text IS NULL AND a.stage <> 'done')) AND a.id = v.id RETURNING a.id",
+      "WHERE a.workspace_id = $1 AND (a.stage = $32 OR ($32::text IS NULL AND a.stage <> 'done')) AND a.id = v.id RETURNING a.id",
     );
 
     const buyerColumn = (name: string) => {
@@ -87,9 +87,10 @@ describe('MatchWriter.statement', () => {
     });
     const [row] = JSON.parse(params[29] as string);
     expect(row).toMatchObject({ id: '10', buyer_id: '1', activity_id: '910', type: 'website', captured_at: '2026-01-01T00:10:00.000Z' });
-    expect(params.slice(30, 32)).toEqual([null, ['910', '911']]);
+    expect(params[30]).toBe(true);
+    expect(params.slice(31, 33)).toEqual([null, ['910', '911']]);
     const activityColumns = /AS v \((id, buyer_id[^)]*)\)/.exec(sql)![1].split(', ');
-    const activityColumn = (name: string) => params[31 + activityColumns.indexOf(name)];
+    const activityColumn = (name: string) => params[32 + activityColumns.indexOf(name)];
     expect(activityColumn('status')).toEqual(['processed', 'discarded']);
     expect(activityColumn('signal_id')).toEqual(['10', null]);
     expect(activityColumn('discard_reason')).toEqual([null, 'no_target_match']);

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../../config/config';
 import { EntityManager } from 'typeorm';
 import { requireWorkspace, WorkspaceContext } from '../../../shared/application/workspace-context';
 import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
@@ -70,7 +71,7 @@ const BUYER_UPDATE_NAMES = BUYER_UPDATE_COLUMNS.map(([column]) => column).join('
  * match of an ICP or Persona it did not match before. In that order, so a reader sees the Signal
  * before the Buyer it changed.
  */
-const EVENTS_SQL = (workspace: string) => `events_insert AS (INSERT INTO events (${EVENT_COLUMNS})
+const EVENTS_SQL = (workspace: string, enabled: string) => `events_insert AS (INSERT INTO events (${EVENT_COLUMNS})
   SELECT ${workspace}, e.type, e.object_type, e.data, e.previous FROM (
     SELECT 1 AS k, s.id AS n, 'signal.created' AS type, 'signal' AS object_type, ${signalRowJson('s')} AS data, NULL::json AS previous
       FROM signal_insert s
@@ -86,7 +87,7 @@ const EVENTS_SQL = (workspace: string) => `events_insert AS (INSERT INTO events 
     SELECT 4, b.id, 'buyer.persona_matched', 'buyer', ${buyerRowJson('b')}, NULL
       FROM buyer_update b JOIN buyers o ON o.workspace_id = b.workspace_id AND o.id = b.id
      WHERE b.is_persona AND NOT (o.is_persona AND o.persona_id IS NOT DISTINCT FROM b.persona_id)
-  ) e ORDER BY e.k, e.n)`;
+  ) e WHERE ${enabled} ORDER BY e.k, e.n)`;
 
 const SIGNAL_COLUMNS =
   'id bigint, buyer_id bigint, type text, trigger text, data json, captured_at timestamptz, activity_id bigint, matched json';
@@ -105,13 +106,16 @@ export interface MatchWrite {
  */
 @Injectable()
 export class MatchWriter {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
   async write(ctx: WorkspaceContext, manager: EntityManager, write: MatchWrite, now: Date): Promise<void> {
-    const { sql, params } = MatchWriter.statement(requireWorkspace(ctx), write, now);
+    const { sql, params } = MatchWriter.statement(requireWorkspace(ctx), write, now, this.config.eventsEnabled);
     await preparedQuery(manager, sql, params);
   }
 
   /** The statement and its parameters. */
-  static statement(workspaceId: string, { folds, signals, outcomes }: MatchWrite, now: Date): { sql: string; params: unknown[] } {
+  /** `events` false writes no events (EVENTS_ENABLED); the statement's text stays the same. */
+  static statement(workspaceId: string, { folds, signals, outcomes }: MatchWrite, now: Date, events = true): { sql: string; params: unknown[] } {
     const params = new SqlParams();
     const workspace = params.bind('workspace', workspaceId);
     const $now = params.bind('now', now);
@@ -184,6 +188,7 @@ export class MatchWriter {
       );
     }
     const $signals = params.bind('signals', JSON.stringify(rows));
+    const $events = params.bind('events', events);
     // Locked above and not finished: from whatever stage the row shows (an earlier version stored
     // each step's), each activity moves to done.
     const outcome = advanceManySql(params, { workspaceId, from: null, now }, OUTCOME_COLUMNS, outcomes);
@@ -194,7 +199,7 @@ export class MatchWriter {
       `signal_insert AS (INSERT INTO signals (id, workspace_id, buyer_id, type, trigger, data, captured_at, created_at, updated_at, activity_id, matched)
          SELECT s.id, ${workspace}, s.buyer_id, s.type, s.trigger, s.data, s.captured_at, ${$now}, ${$now}, s.activity_id, s.matched
            FROM json_to_recordset(${$signals}::json) AS s (${SIGNAL_COLUMNS}) RETURNING *), ` +
-      `${EVENTS_SQL(`${workspace}::bigint`)} ` +
+      `${EVENTS_SQL(`${workspace}::bigint`, `${$events}::boolean`)} ` +
       outcome;
     return { sql, params: params.values };
   }

@@ -44,6 +44,9 @@ const DEEP_RATIO = 1.2;
 const RSS_LIMIT_MB = 300;
 const KB_WRITE_P99_MS = 25;
 const PIPELINE_PER_SECOND = 1000;
+const EVENTS_RATIO = 0.85;
+const DELIVERIES_PER_SECOND = 1000;
+const FRESHNESS_P99_MS = 2000;
 const SIMULATE_MS = 2000;
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
@@ -135,6 +138,24 @@ export function evaluateTargets(http: HttpSummary | null, pipeline: PipelineBenc
       value: `${pipeline.pipeline.per_second}/s`,
       pass: pipeline.pipeline.per_second >= PIPELINE_PER_SECOND,
     });
+    targets.push({
+      target: `pipeline with events and a webhook endpoint ≥ ${EVENTS_RATIO} × without events`,
+      value: `${pipeline.ratio_events_to_none}`,
+      pass: pipeline.ratio_events_to_none >= EVENTS_RATIO,
+    });
+  }
+  if (pipeline?.webhooks) {
+    const { delivery, freshness } = pipeline.webhooks;
+    targets.push({
+      target: `webhook deliveries ≥ ${DELIVERIES_PER_SECOND}/s`,
+      value: `${delivery.per_second}/s`,
+      pass: delivery.per_second >= DELIVERIES_PER_SECOND,
+    });
+    targets.push({
+      target: `202 → signal.created webhook p99 < ${FRESHNESS_P99_MS / 1000} s at ${freshness.rate_per_second} activities/s`,
+      value: `${freshness.p99_ms} ms (p50 ${freshness.p50_ms} ms)`,
+      pass: freshness.p99_ms < FRESHNESS_P99_MS && freshness.delivered > 0,
+    });
   }
   return targets;
 }
@@ -223,8 +244,17 @@ export function printReport(http: HttpSummary | null, pipeline: PipelineBenchRes
   }
   if (pipeline) {
     out.push(
-      `pipeline: ${pipeline.pipeline.per_second} activities/s end to end, raw BullMQ ${pipeline.raw_bullmq_four_queues.per_second}/s, ` +
-        `ratio ${pipeline.ratio_pipeline_to_raw} (${pipeline.activities} activities)`,
+      `pipeline: ${pipeline.pipeline.per_second} activities/s end to end with events and a webhook endpoint, ` +
+        `${pipeline.pipeline_without_events.per_second}/s without events (ratio ${pipeline.ratio_events_to_none}; ` +
+        `events alone ${pipeline.pipeline_events_only.per_second}/s, ratio ${pipeline.ratio_outbox_to_none}), ` +
+        `raw BullMQ ${pipeline.raw_bullmq_four_queues.per_second}/s, ratio ${pipeline.ratio_pipeline_to_raw} (${pipeline.activities} activities)`,
+    );
+  }
+  if (pipeline?.webhooks) {
+    const { delivery, freshness } = pipeline.webhooks;
+    out.push(
+      `webhooks: ${delivery.per_second} deliveries/s; 202 → webhook at ${freshness.rate_per_second} activities/s: ` +
+        `p50 ${freshness.p50_ms} ms, p99 ${freshness.p99_ms} ms, max ${freshness.max_ms} ms (${freshness.delivered} timed)`,
     );
   }
   out.push(

@@ -183,6 +183,30 @@ describe('webhook delivery', () => {
     expect(ordered[3].next_retry_at).toBeNull();
   });
 
+  test('a batch that meets a failing receiver: every event still arrives, the failed one retried with its own id', async () => {
+    const ws = await t.newWorkspace();
+    const url = `https://www.wh-${uniq()}.com/pricing`;
+    await targetPage(t, ws, url);
+    const inbox = await receiver((n) => (n === 3 || n === 4 ? 503 : 200));
+    await endpoint(ws, inbox.url, ['signal.created', 'buyer.created']);
+    await ingestAndWait(
+      t,
+      ws,
+      Array.from({ length: 6 }, () => websiteActivity('visited_page', url)),
+    );
+    const delivered = () => new Set(inbox.received.filter((_, k) => k !== 2 && k !== 3).map((request) => request.headers['webhook-id']));
+    await waitFor(
+      () => delivered().size,
+      (n) => n >= 12,
+      { timeoutMs: 20_000, what: 'all twelve events to be delivered' },
+    );
+    // The ids that failed came again, unchanged; nothing else was sent twice.
+    const failed = [inbox.received[2], inbox.received[3]].map((request) => request.headers['webhook-id']);
+    for (const id of failed)
+      expect(inbox.received.filter((request) => request.headers['webhook-id'] === id).length).toBeGreaterThanOrEqual(2);
+    expect(inbox.received.length).toBeLessThanOrEqual(14);
+  });
+
   test('a receiver that hangs does not hold back another endpoint', async () => {
     const ws = await t.newWorkspace();
     const stuck = await receiver(() => 'hang');

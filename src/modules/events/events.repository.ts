@@ -76,6 +76,15 @@ export class EventsRepository {
     return rows[0] ?? null;
   }
 
+  async findMany(ctx: WorkspaceContext, ids: readonly string[]): Promise<EventRow[]> {
+    const { rows } = await preparedQuery<EventRow>(
+      this.dataSource.manager,
+      `SELECT ${COLUMNS} FROM events e WHERE e.workspace_id = $1 AND e.id = ANY($2::bigint[])`,
+      [requireWorkspace(ctx), ids],
+    );
+    return rows;
+  }
+
   async findOne(ctx: WorkspaceContext, id: string): Promise<EventRow | null> {
     const { rows } = await preparedQuery<EventRow>(
       this.dataSource.manager,

@@ -7,17 +7,22 @@ import type { Clock } from '../../shared/domain/clock';
 import { formatId, ID_PREFIXES, IdGenerator } from '../../shared/domain/ids';
 import { warnAtMostEvery } from '../../shared/infrastructure/redis';
 import { CLOCK, ID_GENERATOR } from '../../shared/shared.module';
-import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { EventsRepository } from '../events/events.repository';
+import { DeliveryLoads } from './delivery-loads';
+import { EndpointSlots } from './endpoint-slots';
+import { DeliveryRow, EndpointRow, WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
-import { DeliveryJob, WEBHOOK_QUEUE } from './webhook-queue';
+import { DeliveryJob, WEBHOOK_QUEUE, WebhookQueue } from './webhook-queue';
 import { DELIVERY_ATTEMPTS, DISABLE_AFTER_MS, retryDelay } from './webhook-schedule';
 import { signedHeaders } from './webhook-signature';
 import { WebhookSender } from './webhook-sender';
 
 /** Deliveries in flight at once per process. */
-export const DELIVERY_CONCURRENCY = 100;
-/** Per endpoint and process: a slow or hanging receiver holds at most this many of the slots. */
-export const PER_ENDPOINT_IN_FLIGHT = 10;
+export const DELIVERY_CONCURRENCY = 64;
+/** Per endpoint and process: a slow or hanging receiver holds at most half the slots. */
+export const PER_ENDPOINT_IN_FLIGHT = 32;
+/** How long a delivery over its endpoint's share waits for a slot before it is put back on the queue. */
+const SLOT_WAIT_MS = 1_000;
 
 /** A failed attempt, with the delay before the next that the attempt's record already shows. */
 class DeliveryFailed extends Error {
@@ -31,15 +36,37 @@ class DeliveryFailed extends Error {
 
 function isDeliveryJob(data: unknown): data is DeliveryJob {
   const job = data as DeliveryJob;
+  const id = (v: unknown) => typeof v === 'string' && /^[0-9]{1,19}$/.test(v);
   return (
     typeof job === 'object' &&
     job !== null &&
-    [job.workspaceId, job.endpointId, job.eventId].every((v) => typeof v === 'string' && /^[0-9]{1,19}$/.test(v))
+    id(job.workspaceId) &&
+    id(job.endpointId) &&
+    Array.isArray(job.eventIds) &&
+    job.eventIds.length > 0 &&
+    job.eventIds.every(id) &&
+    (job.attempt === undefined || (Number.isInteger(job.attempt) && job.attempt >= 1 && job.attempt <= DELIVERY_ATTEMPTS))
   );
+}
+
+/** What the events of one batch job share: their endpoint as read once, and their attempts until written. */
+interface BatchState {
+  endpoint: EndpointRow | null;
+  attempts: DeliveryRow[];
+}
+
+/** How one attempt went: sent (or not), and whether to try that event again and when. */
+interface Attempt {
+  succeeded: boolean;
+  /** Null: no retry (it succeeded, it was the last attempt, the endpoint is gone or was disabled). */
+  retryInMs: number | null;
+  why: string;
 }
 
 interface DeliveryProcessorDeps {
   endpoints: WebhookEndpointsRepository;
+  events: EventsRepository;
+  queue: WebhookQueue;
   service: WebhookEndpointsService;
   config: AppConfig;
   clock: Clock;
@@ -56,12 +83,14 @@ function DeliveryProcessorClass(config: AppConfig) {
   })
   class WebhookDeliveryProcessor extends WorkerHost {
     private readonly sender: WebhookSender;
-    private readonly inFlight = new Map<string, number>();
+    private readonly loads: DeliveryLoads;
+    private readonly slots = new EndpointSlots(PER_ENDPOINT_IN_FLIGHT);
     private readonly warnOfError = warnAtMostEvery(new Logger('WebhookWorker'), 'The webhook worker');
 
     constructor(private readonly deps: DeliveryProcessorDeps) {
       super();
       this.sender = new WebhookSender(deps.config.webhooks.allowInsecureUrls);
+      this.loads = new DeliveryLoads(deps.endpoints, deps.events);
     }
 
     @OnWorkerEvent('error')
@@ -71,62 +100,113 @@ function DeliveryProcessorClass(config: AppConfig) {
 
     async process(job: Job, token?: string): Promise<void> {
       if (!isDeliveryJob(job.data)) throw new UnrecoverableError('Malformed webhook delivery job');
-      const { endpointId } = job.data;
-      const busy = this.inFlight.get(endpointId) ?? 0;
-      if (busy >= PER_ENDPOINT_IN_FLIGHT) {
-        // This receiver already has its share of the slots: wait a little without using an attempt.
+      const data = job.data;
+      if (!(await this.slots.acquire(data.endpointId, SLOT_WAIT_MS))) {
+        // This receiver keeps its share of the slots busy: try again shortly, without using an attempt.
         await job.moveToDelayed(Date.now() + 200 + Math.floor(Math.random() * 300), token);
         throw new DelayedError();
       }
-      this.inFlight.set(endpointId, busy + 1);
       try {
-        await this.deliver(job, job.data);
+        if (data.eventIds.length === 1) await this.deliverOne(job, data);
+        else await this.deliverBatch(job, data);
       } finally {
-        const left = (this.inFlight.get(endpointId) ?? 1) - 1;
-        if (left > 0) this.inFlight.set(endpointId, left);
-        else this.inFlight.delete(endpointId);
+        this.slots.release(data.endpointId);
       }
     }
 
-    private async deliver(job: Job, data: DeliveryJob): Promise<void> {
+    /** One event; a failure is thrown, so the queue retries it after the delay its record shows. */
+    private async deliverOne(job: Job, data: DeliveryJob): Promise<void> {
+      const attempt = (data.attempt ?? 1) + job.attemptsMade;
+      const outcome = await this.attempt(data, data.eventIds[0], attempt);
+      if (outcome.succeeded || outcome.retryInMs === null) {
+        if (!outcome.succeeded && outcome.why) throw new UnrecoverableError(`Delivery failed for good: ${outcome.why}`);
+        return;
+      }
+      throw new DeliveryFailed(`Delivery failed: ${outcome.why}`, outcome.retryInMs);
+    }
+
+    /**
+     * The events one after the other, in feed order. At the first failure the failed event goes to
+     * a one-event job of its own (its next attempt) and the ones not yet sent to a batch, both after
+     * the retry delay: a failing receiver is not sent the rest at once.
+     */
+    private async deliverBatch(job: Job, data: DeliveryJob): Promise<void> {
+      const attempt = data.attempt ?? 1;
+      // The batch's events in one read, its endpoint once, its attempts recorded in one write.
+      this.loads.readAhead(data.workspaceId, data.eventIds);
+      const attempts: DeliveryRow[] = [];
+      try {
+        const endpoint = await this.loads.endpoint(data.workspaceId, data.endpointId);
+        await this.sendInTurn(job, data, attempt, { endpoint, attempts });
+      } finally {
+        this.loads.forget(data.workspaceId, data.eventIds);
+        if (attempts.length > 0) await this.deps.endpoints.insertDeliveries(WorkspaceContext.forPipeline(data.workspaceId), attempts);
+      }
+    }
+
+    private async sendInTurn(job: Job, data: DeliveryJob, attempt: number, batch: BatchState): Promise<void> {
+      for (const [k, eventId] of data.eventIds.entries()) {
+        const outcome = await this.attempt(data, eventId, attempt, batch);
+        if (outcome.succeeded) continue;
+        if (outcome.retryInMs === null) {
+          // The endpoint is gone or was disabled: the rest is not sent either.
+          if (outcome.why === '') return;
+          continue;
+        }
+        const rest = data.eventIds.slice(k + 1);
+        const base = { workspaceId: data.workspaceId, endpointId: data.endpointId };
+        await this.deps.queue.add(
+          [{ ...base, eventIds: [eventId], attempt: attempt + 1 }, ...(rest.length > 0 ? [{ ...base, eventIds: rest, attempt }] : [])],
+          { suffix: `after${job.id ?? ''}`, delayMs: outcome.retryInMs },
+        );
+        return;
+      }
+    }
+
+    /** Sends one event, records the attempt and what it means for the endpoint. */
+    private async attempt(data: DeliveryJob, eventId: string, attempt: number, batch?: BatchState): Promise<Attempt> {
       const { endpoints, service, clock, ids } = this.deps;
       const ctx = WorkspaceContext.forPipeline(data.workspaceId);
-      const endpoint = await endpoints.find(ctx, data.endpointId);
-      // Deleted or disabled since: nothing to send.
-      if (!endpoint || !endpoint.enabled) return;
-      const event = await service.eventBody(ctx, data.eventId);
+      const [endpoint, stored] = await Promise.all([
+        batch ? batch.endpoint : this.loads.endpoint(data.workspaceId, data.endpointId),
+        this.loads.event(data.workspaceId, eventId),
+      ]);
+      // Deleted or disabled since: nothing to send, now or later.
+      if (!endpoint || !endpoint.enabled) return { succeeded: false, retryInMs: null, why: '' };
       // Pruned by retention before it could be sent.
-      if (!event) return;
+      if (!stored) return { succeeded: true, retryInMs: null, why: '' };
+      const event = service.eventBody(stored);
       const now = clock.now();
-      const messageId = formatId(ID_PREFIXES.event, data.eventId);
+      const messageId = formatId(ID_PREFIXES.event, eventId);
       const result = await this.sender.send(
         endpoint.url,
         signedHeaders(messageId, now, event.body, service.secretsOf(endpoint, now)),
         event.body,
       );
       const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-      const attempt = job.attemptsMade + 1;
       const retryInMs = succeeded || attempt >= DELIVERY_ATTEMPTS ? null : retryDelay(attempt, this.deps.config.webhooks.retryBaseMs);
-      await endpoints.insertDelivery(
-        ctx,
-        {
-          id: ids.next(),
-          endpoint_id: endpoint.id,
-          event_id: data.eventId,
-          message_id: messageId,
-          event_type: event.type,
-          attempt,
-          status_code: result.statusCode,
-          error: result.error,
-          latency_ms: result.latencyMs,
-          response_excerpt: result.excerpt.slice(0, 500),
-          succeeded,
-          next_retry_at: retryInMs === null ? null : new Date(now.getTime() + retryInMs),
-        },
-        now,
-      );
+      const row: DeliveryRow = {
+        id: ids.next(),
+        endpoint_id: endpoint.id,
+        event_id: eventId,
+        message_id: messageId,
+        event_type: event.type,
+        attempt,
+        status_code: result.statusCode,
+        error: result.error,
+        latency_ms: result.latencyMs,
+        response_excerpt: result.excerpt.slice(0, 500),
+        succeeded,
+        next_retry_at: retryInMs === null ? null : new Date(now.getTime() + retryInMs),
+        created_at: now,
+      };
+      if (batch) batch.attempts.push(row);
+      else await this.loads.record(data.workspaceId, row);
+      const why = result.error ?? `status ${result.statusCode}`;
+      // A success of an endpoint with no failing streak changes nothing.
+      if (succeeded && endpoint.failing_since === null) return { succeeded, retryInMs, why };
       const outcome = await endpoints.recordOutcome(ctx, endpoint.id, succeeded, now);
-      if (succeeded) return;
+      if (succeeded) return { succeeded, retryInMs, why };
       const failingSince = outcome?.failing_since ?? endpoint.failing_since;
       if (failingSince && now.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS) {
         await endpoints.disableIfFailingSince(
@@ -136,11 +216,9 @@ function DeliveryProcessorClass(config: AppConfig) {
           'every delivery failed for three days',
           now,
         );
-        return;
+        return { succeeded, retryInMs: null, why: '' };
       }
-      const why = result.error ?? `status ${result.statusCode}`;
-      if (retryInMs === null) throw new UnrecoverableError(`Delivery failed on its last attempt: ${why}`);
-      throw new DeliveryFailed(`Delivery failed: ${why}`, retryInMs);
+      return { succeeded, retryInMs, why };
     }
 
     onModuleDestroy(): void {
@@ -157,13 +235,15 @@ export const WEBHOOK_PROCESSOR = 'WebhookDeliveryProcessor';
 export function webhookDeliveryProcessor(): Provider {
   return {
     provide: WEBHOOK_PROCESSOR,
-    inject: [APP_CONFIG, WebhookEndpointsRepository, WebhookEndpointsService, CLOCK, ID_GENERATOR],
+    inject: [APP_CONFIG, WebhookEndpointsRepository, EventsRepository, WebhookQueue, WebhookEndpointsService, CLOCK, ID_GENERATOR],
     useFactory: (
       config: AppConfig,
       endpoints: WebhookEndpointsRepository,
+      events: EventsRepository,
+      queue: WebhookQueue,
       service: WebhookEndpointsService,
       clock: Clock,
       ids: IdGenerator,
-    ) => new (DeliveryProcessorClass(config))({ endpoints, service, config, clock, ids }),
+    ) => new (DeliveryProcessorClass(config))({ endpoints, events, queue, service, config, clock, ids }),
   };
 }

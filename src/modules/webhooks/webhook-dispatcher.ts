@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PeriodicTask } from '../../shared/infrastructure/periodic-task';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
-import { DeliveryJob, subscribes, WebhookQueue } from './webhook-queue';
+import { DELIVERY_BATCH, DeliveryJob, subscribes, WebhookQueue } from './webhook-queue';
 
 const INTERVAL_MS = 100;
 const BATCH = 2_000;
@@ -18,7 +18,7 @@ interface DispatchEvent {
 /**
  * The outbox relay: follows the events of every workspace in feed order (the same rule as
  * `GET /v1/events`, so no event is passed over while a transaction that wrote it is still open)
- * and queues a delivery for every enabled endpoint that subscribes to each. Its position is one
+ * and queues deliveries for every enabled endpoint that subscribes to them, in batches per endpoint. Its position is one
  * row, locked for the round: processes running it side by side take turns. Queuing and saving
  * the position are not atomic, so a crash between them queues the same deliveries again, which
  * their job ids make a no-op: at least once, never twice.
@@ -77,12 +77,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
           WHERE workspace_id = ANY($1::bigint[]) AND enabled AND deleted_at IS NULL`,
         [workspaces],
       );
+      // Per endpoint, its events in feed order, DELIVERY_BATCH to a job.
       const jobs: DeliveryJob[] = [];
-      for (const event of events) {
-        for (const endpoint of endpoints) {
-          if (endpoint.workspace_id === event.workspace_id && subscribes(endpoint.enabled_events, event.type)) {
-            jobs.push({ workspaceId: event.workspace_id, endpointId: endpoint.id, eventId: event.id });
-          }
+      for (const endpoint of endpoints) {
+        const ids = events
+          .filter((e) => e.workspace_id === endpoint.workspace_id && subscribes(endpoint.enabled_events, e.type))
+          .map((e) => e.id);
+        for (let k = 0; k < ids.length; k += DELIVERY_BATCH) {
+          jobs.push({ workspaceId: endpoint.workspace_id, endpointId: endpoint.id, eventIds: ids.slice(k, k + DELIVERY_BATCH) });
         }
       }
       await this.queue.add(jobs);

@@ -97,6 +97,16 @@ export class WebhookEndpointsRepository {
     return rows[0] ?? null;
   }
 
+  /** The endpoints of `ids` that exist (deleted ones included, as a delivery must tell them apart). */
+  async findMany(ctx: WorkspaceContext, ids: readonly string[]): Promise<EndpointRow[]> {
+    const { rows } = await preparedQuery<EndpointRow & { deleted: boolean }>(
+      this.dataSource.manager,
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE workspace_id = $1 AND id = ANY($2::bigint[]) AND deleted_at IS NULL`,
+      [requireWorkspace(ctx), ids],
+    );
+    return rows;
+  }
+
   /** The workspace's enabled endpoints. */
   async enabled(ctx: WorkspaceContext): Promise<EndpointRow[]> {
     const { rows } = await preparedQuery<EndpointRow>(
@@ -154,28 +164,22 @@ export class WebhookEndpointsRepository {
     return (rowCount ?? 0) > 0;
   }
 
-  async insertDelivery(ctx: WorkspaceContext, row: Omit<DeliveryRow, 'created_at'>, now: Date): Promise<void> {
+  async insertDelivery(ctx: WorkspaceContext, row: DeliveryRow): Promise<void> {
+    await this.insertDeliveries(ctx, [row]);
+  }
+
+  /** Attempts of one workspace, in one statement. */
+  async insertDeliveries(ctx: WorkspaceContext, rows: readonly DeliveryRow[]): Promise<void> {
     await preparedQuery(
       this.dataSource.manager,
       `INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, message_id, event_type, attempt, status_code, error,
                                        latency_ms, response_excerpt, succeeded, next_retry_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      [
-        row.id,
-        requireWorkspace(ctx),
-        row.endpoint_id,
-        row.event_id,
-        row.message_id,
-        row.event_type,
-        row.attempt,
-        row.status_code,
-        row.error,
-        row.latency_ms,
-        row.response_excerpt,
-        row.succeeded,
-        row.next_retry_at,
-        now,
-      ],
+       SELECT d.id, $1, d.endpoint_id, d.event_id, d.message_id, d.event_type, d.attempt, d.status_code, d.error,
+              d.latency_ms, d.response_excerpt, d.succeeded, d.next_retry_at, d.created_at
+         FROM json_to_recordset($2::json) AS d (id bigint, endpoint_id bigint, event_id bigint, message_id text, event_type text,
+              attempt integer, status_code integer, error text, latency_ms integer, response_excerpt text, succeeded boolean,
+              next_retry_at timestamptz, created_at timestamptz)`,
+      [requireWorkspace(ctx), JSON.stringify(rows)],
     );
   }
 

@@ -10,7 +10,7 @@ import { CursorCodec } from '../../shared/infrastructure/cursor-codec';
 import { SecretBox } from '../../shared/infrastructure/secret-box';
 import { CLOCK, ID_GENERATOR } from '../../shared/shared.module';
 import { EVENT_TYPES } from '../events/event-types';
-import { EventsRepository } from '../events/events.repository';
+import { EventRow, EventsRepository } from '../events/events.repository';
 import { EventsService } from '../events/events.service';
 import { checkReceiverUrl, resolveReceiver } from './receiver-address';
 import { DeliveryRow, EndpointChanges, EndpointRow, WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -206,7 +206,7 @@ export class WebhookEndpointsService {
       next_retry_at: null,
       created_at: now,
     };
-    await this.endpoints.insertDelivery(ctx, delivery, now);
+    await this.endpoints.insertDelivery(ctx, delivery);
     return presentDelivery(delivery);
   }
 
@@ -230,8 +230,8 @@ export class WebhookEndpointsService {
     if (!event) throw AppError.notFound('Event');
     const targets = (await this.endpoints.enabled(ctx)).filter((endpoint) => subscribes(endpoint.enabled_events, event.type));
     await this.queue.add(
-      targets.map((endpoint) => ({ workspaceId: requireWorkspace(ctx), endpointId: endpoint.id, eventId: event.id })),
-      `r${this.ids.next()}`,
+      targets.map((endpoint) => ({ workspaceId: requireWorkspace(ctx), endpointId: endpoint.id, eventIds: [event.id] })),
+      { suffix: `r${this.ids.next()}` },
     );
     return {
       object: 'redelivery',
@@ -250,9 +250,8 @@ export class WebhookEndpointsService {
   }
 
   /** The presented event a delivery sends, as `GET /v1/events/{id}` shows it. */
-  async eventBody(ctx: WorkspaceContext, eventId: string): Promise<{ type: string; body: string } | null> {
-    const event = await this.events.findOne(ctx, eventId);
-    return event ? { type: event.type, body: JSON.stringify(this.eventViews.present(event)) } : null;
+  eventBody(event: EventRow): { type: string; body: string } {
+    return { type: event.type, body: JSON.stringify(this.eventViews.present(event)) };
   }
 
   private async receiverUrl(value: unknown): Promise<string> {

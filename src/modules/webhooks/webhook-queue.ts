@@ -6,24 +6,38 @@ import { DELIVERY_ATTEMPTS } from './webhook-schedule';
 
 export const WEBHOOK_QUEUE = 'webhooks';
 
-/** One message to one endpoint: an event (its id is the message id on every attempt). */
+/**
+ * Events for one endpoint, in feed order: the dispatcher's first attempts go in batches (one job
+ * sends them one after the other), a retry or a redelivery is one event. `attempt` is the number
+ * of the job's first attempt (1 unless it is a retry split out of a batch).
+ */
 export interface DeliveryJob {
   workspaceId: string;
   endpointId: string;
-  eventId: string;
+  eventIds: string[];
+  attempt?: number;
 }
 
-export const DELIVERY_JOB_OPTIONS: JobsOptions = {
-  attempts: DELIVERY_ATTEMPTS,
-  backoff: { type: 'webhook' },
-  removeOnComplete: { age: 3_600, count: 10_000 },
-  removeOnFail: { age: 7 * 86_400 },
-};
+/** Events one job sends at most. */
+export const DELIVERY_BATCH = 50;
+
+const KEEP = { removeOnComplete: { age: 3_600, count: 10_000 }, removeOnFail: { age: 7 * 86_400 } };
 
 /**
- * Puts deliveries on the webhook queue. A delivery's job id names its event and endpoint, so the
- * dispatcher queuing the same events again (after a crash before it saved its position) adds
- * nothing; a redelivery asked for by a client gets an id of its own.
+ * A one-event job is retried by the queue, with the remaining attempts; a batch is not (the
+ * processor splits a failed event out into a one-event job, and the rest into a batch of its own).
+ */
+export function deliveryJobOptions(job: DeliveryJob): JobsOptions {
+  const attempt = job.attempt ?? 1;
+  return job.eventIds.length === 1
+    ? { ...KEEP, attempts: DELIVERY_ATTEMPTS - attempt + 1, backoff: { type: 'webhook' } }
+    : { ...KEEP, attempts: 1 };
+}
+
+/**
+ * Puts deliveries on the webhook queue. A job's id names its endpoint, first event, size and
+ * attempt, so the dispatcher queuing the same events again (after a crash before it saved its
+ * position) adds nothing; a redelivery asked for by a client gets an id of its own.
  */
 @Injectable()
 export class WebhookQueue {
@@ -32,13 +46,24 @@ export class WebhookQueue {
     queue.on('error', warnAtMostEvery(new Logger('WebhookQueue'), 'Redis for the webhook queue'));
   }
 
-  async add(jobs: readonly DeliveryJob[], redelivery?: string): Promise<void> {
+  async add(jobs: readonly DeliveryJob[], options: { suffix?: string; delayMs?: number } = {}): Promise<void> {
     if (jobs.length === 0) return;
     await this.queue.addBulk(
       jobs.map((job) => ({
         name: 'deliver',
         data: job,
-        opts: { ...DELIVERY_JOB_OPTIONS, jobId: `d-${job.eventId}-${job.endpointId}${redelivery ? `-${redelivery}` : ''}` },
+        opts: {
+          ...deliveryJobOptions(job),
+          ...(options.delayMs ? { delay: options.delayMs } : {}),
+          jobId: [
+            'd',
+            job.endpointId,
+            job.eventIds[0],
+            ...(job.eventIds.length > 1 ? [`n${job.eventIds.length}`] : []),
+            ...((job.attempt ?? 1) > 1 ? [`a${job.attempt}`] : []),
+            ...(options.suffix ? [options.suffix] : []),
+          ].join('-'),
+        },
       })),
     );
   }

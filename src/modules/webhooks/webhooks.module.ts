@@ -30,7 +30,7 @@ export class WebhooksModule {}
 
 /** The dispatcher and the delivery workers, run by the processes that run workers. */
 @Module({
-  imports: [WebhooksModule],
+  imports: [WebhooksModule, EventsModule],
   providers: [WebhookDispatcher, webhookDeliveryProcessor()],
   exports: [WebhookDispatcher],
 })

@@ -115,7 +115,12 @@ export class MatchWriter {
 
   /** The statement and its parameters. */
   /** `events` false writes no events (EVENTS_ENABLED); the statement's text stays the same. */
-  static statement(workspaceId: string, { folds, signals, outcomes }: MatchWrite, now: Date, events = true): { sql: string; params: unknown[] } {
+  static statement(
+    workspaceId: string,
+    { folds, signals, outcomes }: MatchWrite,
+    now: Date,
+    events = true,
+  ): { sql: string; params: unknown[] } {
     const params = new SqlParams();
     const workspace = params.bind('workspace', workspaceId);
     const $now = params.bind('now', now);

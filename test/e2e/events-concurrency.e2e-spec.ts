@@ -78,7 +78,7 @@ test('a reader polling every 50 ms sees every one of 20,000+ events exactly once
   await reader;
   for (const worker of workers) expect(worker.hasExited()).toBe(false);
 
-  const table = (await db.query('SELECT id FROM events WHERE workspace_id = $1 ORDER BY txid, id', [workspaceId])).rows.map(
+  const table = (await db.query('SELECT id FROM events WHERE workspace_id = $1 ORDER BY seq', [workspaceId])).rows.map(
     (row) => `evt_${String(row.id).padStart(19, '0')}`,
   );
   expect(table).toHaveLength(expected);

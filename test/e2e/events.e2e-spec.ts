@@ -120,6 +120,22 @@ describe('GET /v1/events', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  test('a long transaction elsewhere (another session holding a transaction id) does not hold the feed back', async () => {
+    const ws = await t.newWorkspace();
+    const other = await t.app.get(DataSource).createQueryRunner();
+    await other.connect();
+    await other.startTransaction();
+    try {
+      await other.query('SELECT pg_current_xact_id()');
+      const topic = await createKb(t, ws, 'topics', { name: 'Now', short_name: `n-${uniq()}`, description: 'x' });
+      const { events } = await readAll(ws);
+      expect(events.map((e) => e.data.object.id)).toEqual([topic.id]);
+    } finally {
+      await other.rollbackTransaction();
+      await other.release();
+    }
+  });
+
   test('knowledge-base changes: created, updated with previous_attributes, deleted with the record as it was', async () => {
     const ws = await t.newWorkspace();
     const topic = await createKb(t, ws, 'topics', { name: 'Privacy', short_name: `p-${uniq()}`, description: 'GDPR' });

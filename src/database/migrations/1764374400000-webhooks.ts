@@ -7,8 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   SECRETS_KEY); they are needed to sign, so they cannot be hashed.
  * - `failing_since` is set by the first failed delivery after a success and cleared by the next
  *   success: an endpoint failing for three days is disabled.
- * - `webhook_dispatch` is one row: the position in the events (all workspaces, feed order) up to
- *   which deliveries have been queued.
+ * - `webhook_dispatch` holds, per workspace with an endpoint, the `seq` of its events up to which
+ *   deliveries have been queued.
  */
 export class Webhooks1764374400000 implements MigrationInterface {
   name = 'Webhooks1764374400000';
@@ -55,16 +55,10 @@ export class Webhooks1764374400000 implements MigrationInterface {
       `CREATE INDEX webhook_deliveries_list ON webhook_deliveries (workspace_id, endpoint_id, created_at DESC, id DESC)`,
     );
     await queryRunner.query(`CREATE INDEX webhook_deliveries_created ON webhook_deliveries (created_at)`);
-    await queryRunner.query(
-      `CREATE TABLE webhook_dispatch (singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton), txid xid8 NOT NULL, event_id bigint NOT NULL)`,
-    );
-    // Deliveries start with the events written from now on.
-    await queryRunner.query(`INSERT INTO webhook_dispatch (txid, event_id) VALUES (pg_snapshot_xmin(pg_current_snapshot()), 0)`);
-    await queryRunner.query(`CREATE INDEX events_dispatch ON events (txid, id)`);
+    await queryRunner.query(`CREATE TABLE webhook_dispatch (workspace_id bigint PRIMARY KEY, seq bigint NOT NULL)`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP INDEX events_dispatch`);
     await queryRunner.query(`DROP TABLE webhook_dispatch`);
     await queryRunner.query(`DROP TABLE webhook_deliveries`);
     await queryRunner.query(`DROP TABLE webhook_endpoints`);

@@ -24,7 +24,7 @@ const buyerListQuery = keysetListQueryPipe<BuyerListQuery>('created_at', {
 const SIGNAL_TYPE: SchemaObject = { type: 'string', enum: ['website', 'market', 'linkedin'] };
 
 /** The Buyer as served; the nested objects' absent texts are empty strings, never missing. */
-const BUYER_SCHEMA: SchemaObject = {
+export const BUYER_SCHEMA: SchemaObject = {
   type: 'object',
   title: 'Buyer',
   required: ['id', 'client_id', 'contact_info', 'company_info', 'created_at', 'updated_at'],

@@ -4,7 +4,17 @@ import type { SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
 import { cursorParser, DEFAULT_PAGE_SIZE, limitParser, ListQueryPipe, timestampParser } from '../../shared/interface/http/list-query.pipe';
-import { ApiErrors, ApiKeyAuth, CURSOR_QUERY, LIMIT_QUERY, TIMESTAMP_SCHEMA } from '../../shared/interface/http/openapi.decorators';
+import {
+  ApiErrors,
+  ApiKeyAuth,
+  CURSOR_QUERY,
+  kbSchemas,
+  LIMIT_QUERY,
+  TIMESTAMP_SCHEMA,
+} from '../../shared/interface/http/openapi.decorators';
+import { BUYER_SCHEMA } from '../buyers/buyers.controller';
+import { KB_RESOURCES } from '../kb/kb-resources';
+import { SIGNAL_SCHEMA } from '../signals/signals.controller';
 import { EVENT_TYPES, eventTypesParser } from './event-types';
 import { EventListQuery, EventsService } from './events.service';
 
@@ -27,9 +37,9 @@ export const EVENT_SCHEMA: SchemaObject = {
       required: ['object'],
       properties: {
         object: {
-          type: 'object',
           description:
-            'The Signal, Buyer or knowledge-base record as the API returns it, as it was after the change (before it, for a deletion).',
+            'The Signal (`signal.*`), Buyer (`buyer.*`) or knowledge-base record (`kb.<resource>.*`) as the API returns it, as it was after the change (before it, for a deletion).',
+          oneOf: [SIGNAL_SCHEMA, BUYER_SCHEMA, ...KB_RESOURCES.map((resource) => kbSchemas(resource).record)],
         },
         previous_attributes: {
           type: 'object',

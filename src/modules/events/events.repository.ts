@@ -7,7 +7,7 @@ import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 /** An event row as stored: `data` and `previous` are the object's row then (see the events migration). */
 export interface EventRow {
   id: string;
-  txid: string;
+  seq: string;
   type: string;
   object_type: string;
   data: Record<string, unknown>;
@@ -15,10 +15,9 @@ export interface EventRow {
   created_at: Date;
 }
 
-/** A position in a workspace's feed: after the event `id` of transaction `txid`. */
+/** A position in a workspace's feed: after its event numbered `seq`. */
 export interface FeedPosition {
-  txid: string;
-  id: string;
+  seq: string;
 }
 
 export interface EventFilter {
@@ -27,14 +26,11 @@ export interface EventFilter {
   createdAfter?: Date;
 }
 
-const COLUMNS = 'e.id, e.txid::text AS txid, e.type, e.object_type, e.data, e.previous, e.created_at';
+const COLUMNS = 'e.id, e.seq, e.type, e.object_type, e.data, e.previous, e.created_at';
 
 /**
- * The feed is ordered by (transaction id, event id) and shows only events of transactions older
- * than every transaction still running (`pg_snapshot_xmin` of the statement's snapshot): all of
- * those have committed or rolled back, so no event can later appear before a position already
- * read, whatever order concurrent writers commit in. A long-running writing transaction holds the
- * feed back until it ends.
+ * The feed is a workspace's events by `seq`, the order their transactions committed in (see the
+ * events migration): an event can never appear before a position a reader has already passed.
  */
 @Injectable()
 export class EventsRepository {
@@ -42,10 +38,10 @@ export class EventsRepository {
 
   async page(ctx: WorkspaceContext, filter: EventFilter, after: FeedPosition | null, limit: number): Promise<EventRow[]> {
     const params: unknown[] = [requireWorkspace(ctx)];
-    const conditions = ['e.workspace_id = $1', 'e.txid < pg_snapshot_xmin(pg_current_snapshot())'];
+    const conditions = ['e.workspace_id = $1'];
     if (after) {
-      params.push(after.txid, after.id);
-      conditions.push(`(e.txid, e.id) > ($${params.length - 1}::xid8, $${params.length}::bigint)`);
+      params.push(after.seq);
+      conditions.push(`e.seq > $${params.length}`);
     }
     if (filter.types) {
       params.push(filter.types);
@@ -58,7 +54,7 @@ export class EventsRepository {
     params.push(limit + 1);
     const { rows } = await preparedQuery<EventRow>(
       this.dataSource.manager,
-      `SELECT ${COLUMNS} FROM events e WHERE ${conditions.join(' AND ')} ORDER BY e.txid, e.id LIMIT $${params.length}`,
+      `SELECT ${COLUMNS} FROM events e WHERE ${conditions.join(' AND ')} ORDER BY e.seq LIMIT $${params.length}`,
       params,
     );
     return rows;
@@ -66,14 +62,12 @@ export class EventsRepository {
 
   /** The position after the workspace's last visible event, or null when it has none. */
   async end(ctx: WorkspaceContext): Promise<FeedPosition | null> {
-    const { rows } = await preparedQuery<FeedPosition>(
+    const { rows } = await preparedQuery<{ last: string }>(
       this.dataSource.manager,
-      `SELECT e.txid::text AS txid, e.id FROM events e
-        WHERE e.workspace_id = $1 AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
-        ORDER BY e.txid DESC, e.id DESC LIMIT 1`,
+      `SELECT last FROM event_sequences WHERE workspace_id = $1`,
       [requireWorkspace(ctx)],
     );
-    return rows[0] ?? null;
+    return rows[0] ? { seq: rows[0].last } : null;
   }
 
   async findMany(ctx: WorkspaceContext, ids: readonly string[]): Promise<EventRow[]> {

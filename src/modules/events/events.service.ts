@@ -40,7 +40,7 @@ function revive(row: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** The start of every feed: before any event. */
-const ORIGIN: FeedPosition = { txid: '0', id: '0' };
+const ORIGIN: FeedPosition = { seq: '0' };
 
 /**
  * The top-level fields of `before` that differ from `after`; for nested objects only the keys
@@ -79,8 +79,8 @@ export class EventsService {
     const after = query.cursor === undefined ? ORIGIN : this.decode(binding, query.cursor);
     const rows = await this.events.page(ctx, { types: query.type?.types, createdAfter: query.created_after }, after, query.limit);
     const page = rows.slice(0, query.limit);
-    const last = page.length > 0 ? { txid: page[page.length - 1].txid, id: page[page.length - 1].id } : after;
-    const cursor = this.cursors.encode(binding, [last.txid, last.id]);
+    const last = page.length > 0 ? { seq: page[page.length - 1].seq } : after;
+    const cursor = this.cursors.encode(binding, [last.seq]);
     return {
       data: page.map((row) => this.present(row)),
       pagination: { next_cursor: rows.length > query.limit ? cursor : null, resume_cursor: cursor },
@@ -90,7 +90,7 @@ export class EventsService {
   /** A cursor for `query` at the end of the feed now: polling with it returns only later events. */
   async endCursor(ctx: WorkspaceContext, query: Omit<EventListQuery, 'limit' | 'cursor'>): Promise<string> {
     const end = (await this.events.end(ctx)) ?? ORIGIN;
-    return this.cursors.encode(this.binding(ctx, query), [end.txid, end.id]);
+    return this.cursors.encode(this.binding(ctx, query), [end.seq]);
   }
 
   private binding(ctx: WorkspaceContext, query: Omit<EventListQuery, 'limit' | 'cursor'>): CursorBinding {
@@ -121,10 +121,10 @@ export class EventsService {
   }
 
   private decode(binding: CursorBinding, cursor: string): FeedPosition {
-    const [txid, id] = this.cursors.decode(binding, cursor);
-    const digits = (value: unknown) => typeof value === 'string' && /^[0-9]{1,20}$/.test(value);
-    if (!digits(txid) || !digits(id)) throw AppError.invalidCursor();
-    return { txid: txid as string, id: id as string };
+    const position = this.cursors.decode(binding, cursor);
+    const [seq] = position;
+    if (position.length !== 1 || typeof seq !== 'string' || !/^[0-9]{1,19}$/.test(seq)) throw AppError.invalidCursor();
+    return { seq };
   }
 
   private presenterOf(objectType: string): Presenter {

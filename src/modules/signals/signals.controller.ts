@@ -41,7 +41,7 @@ const ATTRIBUTION = strings('type', 'source', 'source_name', 'source_logo');
 const triggerOf = (type: keyof typeof SIGNAL_TRIGGERS): SchemaObject => ({ type: 'string', enum: [...SIGNAL_TRIGGERS[type]] });
 
 /** Exactly the object named by `type` is populated; the other two are null. */
-const SIGNAL_SCHEMA: SchemaObject = {
+export const SIGNAL_SCHEMA: SchemaObject = {
   type: 'object',
   title: 'Signal',
   required: ['id', 'buyer_id', 'type', 'website', 'market', 'linkedin', 'captured_at', 'created_at', 'updated_at'],

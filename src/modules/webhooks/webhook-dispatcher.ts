@@ -10,18 +10,22 @@ const BATCH = 2_000;
 
 interface DispatchEvent {
   id: string;
-  txid: string;
+  seq: string;
   workspace_id: string;
   type: string;
 }
 
+/** Events one workspace contributes to a round at most, so that one busy workspace does not hold back the others. */
+const PER_WORKSPACE = 500;
+
 /**
- * The outbox relay: follows the events of every workspace in feed order (the same rule as
- * `GET /v1/events`, so no event is passed over while a transaction that wrote it is still open)
- * and queues deliveries for every enabled endpoint that subscribes to them, in batches per endpoint. Its position is one
- * row, locked for the round: processes running it side by side take turns. Queuing and saving
- * the position are not atomic, so a crash between them queues the same deliveries again, which
- * their job ids make a no-op: at least once, never twice.
+ * The outbox relay: for every workspace with an enabled endpoint, follows its events by `seq`
+ * (the feed's order, in which no event can appear behind one already passed) from the position
+ * it keeps in `webhook_dispatch`, and queues deliveries for every enabled endpoint that subscribes
+ * to them, in batches per endpoint. The positions are locked for the round (`SKIP LOCKED`):
+ * processes running it side by side take different workspaces, or turns. Queuing and saving the
+ * positions are not atomic, so a crash between them queues the same deliveries again, which their
+ * job ids make a no-op: at least once, never twice.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -47,34 +51,32 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     return this.task.stop();
   }
 
-  /** Rounds until the events are all dispatched (or another process holds the turn). */
+  /** Rounds while they find a full share of events (more are waiting). */
   async drain(): Promise<void> {
-    while (!this.stopped && (await this.round()) === BATCH);
+    while (!this.stopped && (await this.round()) >= PER_WORKSPACE);
   }
 
-  /** One round: up to BATCH events past the position; returns how many. */
+  /** One round: up to PER_WORKSPACE events past each position, BATCH in all; returns how many. */
   async round(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const { rows: positions } = await preparedQuery<{ txid: string; event_id: string }>(
-        manager,
-        'SELECT txid::text AS txid, event_id FROM webhook_dispatch FOR UPDATE SKIP LOCKED',
-        [],
-      );
-      if (positions.length === 0) return 0;
-      const [position] = positions;
       const { rows: events } = await preparedQuery<DispatchEvent>(
         manager,
-        `SELECT e.id, e.txid::text AS txid, e.workspace_id, e.type FROM events e
-          WHERE (e.txid, e.id) > ($1::xid8, $2::bigint) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
-          ORDER BY e.txid, e.id LIMIT $3`,
-        [position.txid, position.event_id, BATCH],
+        `WITH positions AS (
+           SELECT d.workspace_id, d.seq FROM webhook_dispatch d
+            WHERE EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.workspace_id = d.workspace_id AND w.enabled AND w.deleted_at IS NULL)
+            FOR UPDATE OF d SKIP LOCKED)
+         SELECT e.id, e.seq, e.workspace_id, e.type
+           FROM positions p, LATERAL (SELECT * FROM events e WHERE e.workspace_id = p.workspace_id AND e.seq > p.seq ORDER BY e.seq LIMIT $1) e
+          ORDER BY e.workspace_id, e.seq
+          LIMIT $2`,
+        [PER_WORKSPACE, BATCH],
       );
       if (events.length === 0) return 0;
       const workspaces = [...new Set(events.map((event) => event.workspace_id))];
       const { rows: endpoints } = await preparedQuery<{ id: string; workspace_id: string; enabled_events: string[] }>(
         manager,
         `SELECT id, workspace_id, enabled_events FROM webhook_endpoints
-          WHERE workspace_id = ANY($1::bigint[]) AND enabled AND deleted_at IS NULL`,
+          WHERE workspace_id = ANY($1::bigint[]) AND enabled AND deleted_at IS NULL ORDER BY id`,
         [workspaces],
       );
       // Per endpoint, its events in feed order, DELIVERY_BATCH to a job.
@@ -88,8 +90,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         }
       }
       await this.queue.add(jobs);
-      const last = events[events.length - 1];
-      await preparedQuery(manager, 'UPDATE webhook_dispatch SET txid = $1::xid8, event_id = $2', [last.txid, last.id]);
+      // Each workspace's position moves to its last event of the round.
+      const last = new Map(events.map((event) => [event.workspace_id, event.seq]));
+      await preparedQuery(
+        manager,
+        `UPDATE webhook_dispatch d SET seq = v.seq FROM unnest($1::bigint[], $2::bigint[]) AS v (workspace_id, seq) WHERE d.workspace_id = v.workspace_id`,
+        [[...last.keys()], [...last.values()]],
+      );
       return events.length;
     });
   }

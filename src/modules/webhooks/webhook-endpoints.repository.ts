@@ -77,6 +77,23 @@ export class WebhookEndpointsRepository {
     return rows[0];
   }
 
+  /**
+   * Where deliveries of the workspace's events start: at its events from now on, unless another of
+   * its endpoints is enabled (then they go on from where they are). Called when an endpoint is
+   * created or enabled, so that it is not sent what happened while nothing was listening.
+   */
+  async startDispatch(ctx: WorkspaceContext, endpointId: string): Promise<void> {
+    await preparedQuery(
+      this.dataSource.manager,
+      `INSERT INTO webhook_dispatch AS d (workspace_id, seq)
+       SELECT $1, coalesce((SELECT last FROM event_sequences WHERE workspace_id = $1), 0)
+       ON CONFLICT (workspace_id) DO UPDATE SET seq = GREATEST(d.seq, EXCLUDED.seq)
+        WHERE NOT EXISTS (SELECT 1 FROM webhook_endpoints w
+                           WHERE w.workspace_id = $1 AND w.id <> $2 AND w.enabled AND w.deleted_at IS NULL)`,
+      [requireWorkspace(ctx), endpointId],
+    );
+  }
+
   async page(ctx: WorkspaceContext, after: KeysetPosition | null, limit: number): Promise<EndpointRow[]> {
     const params: unknown[] = [requireWorkspace(ctx)];
     const keyset = keysetSql('w', 'created_at', 'desc', after, limit, params);

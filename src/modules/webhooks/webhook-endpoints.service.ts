@@ -118,6 +118,7 @@ export class WebhookEndpointsService {
       created_at: this.clock.now(),
       updated_at: this.clock.now(),
     });
+    await this.endpoints.startDispatch(ctx, row.id);
     return { ...presentEndpoint(row), secret };
   }
 
@@ -152,6 +153,7 @@ export class WebhookEndpointsService {
     }
     const row = await this.endpoints.update(ctx, endpointId, changes, this.clock.now());
     if (!row) throw AppError.notFound('Webhook endpoint');
+    if (changes.enabled === true) await this.endpoints.startDispatch(ctx, row.id);
     return presentEndpoint(row);
   }
 

@@ -1,11 +1,24 @@
 /**
- * The outbox side of events: SQL that writes an event row in the statement that makes the change
- * (a data-modifying CTE), so the change and its event commit or roll back together. The row's
- * `txid`, `id` and `created_at` come from the table's defaults (see the events migration).
+ * The outbox side of events: SQL that writes event rows in the statement that makes the change
+ * (data-modifying CTEs), so the change and its events commit or roll back together. The rows'
+ * `id` and `created_at` come from the table's defaults; their `seq` from the workspace's counter
+ * (see the events migration).
  */
 
 /** The columns an event insert gives. */
-export const EVENT_COLUMNS = 'workspace_id, type, object_type, data, previous';
+export const EVENT_COLUMNS = 'workspace_id, seq, type, object_type, data, previous';
+
+/**
+ * A CTE named `name` that takes `count` numbers from the workspace's event counter and returns
+ * the last of them as `last` (so the taken ones are `last - count + 1` … `last`). Its row lock is
+ * held until the transaction commits: the next writer of the workspace numbers after this one's
+ * events are visible. Takes nothing when `count` is 0.
+ */
+export function eventNumbers(name: string, workspace: string, count: string): string {
+  return `${name} AS (INSERT INTO event_sequences AS s (workspace_id, last)
+      SELECT ${workspace}, ${count} WHERE ${count} > 0
+      ON CONFLICT (workspace_id) DO UPDATE SET last = s.last + EXCLUDED.last RETURNING last)`;
+}
 
 /**
  * A row of `alias` as the event's `data`, its bigint columns as text (JSON numbers would lose

@@ -2,7 +2,7 @@ import { Repository } from 'typeorm';
 import type { KeysetPosition } from '../application/pagination';
 import { requireWorkspace, WorkspaceContext } from '../application/workspace-context';
 import { KbEventAction, kbEventType, kbObjectType } from '../domain/events';
-import { EVENT_COLUMNS, rowJson } from './event-outbox';
+import { EVENT_COLUMNS, eventNumbers, rowJson } from './event-outbox';
 import { KbRecordEntity } from './kb-record.entity';
 import { keysetSql } from './keyset-sql';
 import { preparedQuery } from './prepared-query';
@@ -24,13 +24,15 @@ export class KbRepository<E extends KbRecordEntity> {
   private names?: { table: string; columns: string; properties: string[]; insert: string };
 
   /**
-   * A CTE that records the event of the rows `changed` returns, in the statement that changes them:
-   * the write and its event commit together, or neither does.
+   * CTEs that record the event of the row `changed` returns (at most one), in the statement that
+   * changes it: the write and its event commit together, or neither does.
    */
-  private eventOf(action: KbEventAction, changed: string, previous = 'NULL::json', from = changed): string {
-    return `event AS (INSERT INTO events (${EVENT_COLUMNS})
-      SELECT r.workspace_id, '${kbEventType(this.path, action)}', '${kbObjectType(this.path)}', ${rowJson('r')}, ${previous} FROM ${from}
-       WHERE ${this.events ? 'true' : 'false'})`;
+  private eventOf(action: KbEventAction, changed: string, previous = 'NULL::json', from = `${changed} r`): string {
+    const count = `(SELECT count(*) FROM ${changed})${this.events ? '' : ' * 0'}`;
+    return `${eventNumbers('numbers', `(SELECT c.workspace_id FROM ${changed} c LIMIT 1)`, count)},
+      event AS (INSERT INTO events (${EVENT_COLUMNS})
+      SELECT r.workspace_id, n.last, '${kbEventType(this.path, action)}', '${kbObjectType(this.path)}', ${rowJson('r')}, ${previous}
+        FROM ${from}, numbers n)`;
   }
 
   /**
@@ -84,7 +86,7 @@ export class KbRepository<E extends KbRecordEntity> {
     const { insert, properties, columns } = this.sqlNames;
     await preparedQuery(
       this.repo.manager,
-      `WITH inserted AS (${insert} RETURNING ${columns}), ${this.eventOf('created', 'inserted r')} SELECT 1`,
+      `WITH inserted AS (${insert} RETURNING ${columns}), ${this.eventOf('created', 'inserted')} SELECT 1`,
       properties.map((name) => values[name] ?? null),
     );
     return row;
@@ -121,7 +123,7 @@ export class KbRepository<E extends KbRecordEntity> {
     const { rows } = await preparedQuery(
       this.repo.manager,
       `WITH deleted AS (UPDATE ${table} SET deleted_at = $3 WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING ${columns}),
-            ${this.eventOf('deleted', 'deleted r')}
+            ${this.eventOf('deleted', 'deleted')}
        SELECT 1 FROM deleted`,
       [requireWorkspace(ctx), id, now],
     );

@@ -5,7 +5,7 @@ import { requireWorkspace, WorkspaceContext } from '../../../shared/application/
 import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
 import { SqlParams } from '../../../shared/infrastructure/sql-params';
 import { ActivityChanges, advanceManySql } from '../../activities/activities.repository';
-import { EVENT_COLUMNS } from '../../../shared/infrastructure/event-outbox';
+import { EVENT_COLUMNS, eventNumbers } from '../../../shared/infrastructure/event-outbox';
 import { buyerPreviousJson, buyerRowJson } from '../../buyers/buyers.sql';
 import { signalRowJson } from '../../signals/signals.repository';
 import type { BuyerFold, NewSignal } from './buyer-writer';
@@ -69,10 +69,10 @@ const BUYER_UPDATE_NAMES = BUYER_UPDATE_COLUMNS.map(([column]) => column).join('
  * Buyers as they were (`buyers`, read in the statement's snapshot, before its update): each Signal
  * created; each Buyer created (its first Signal) or updated; a Buyer that the evaluation made a
  * match of an ICP or Persona it did not match before. In that order, so a reader sees the Signal
- * before the Buyer it changed.
+ * before the Buyer it changed; numbered from the workspace's counter (see `eventNumbers`).
  */
-const EVENTS_SQL = (workspace: string, enabled: string) => `events_insert AS (INSERT INTO events (${EVENT_COLUMNS})
-  SELECT ${workspace}, e.type, e.object_type, e.data, e.previous FROM (
+const EVENTS_SQL = (workspace: string, enabled: string) => `match_events AS (
+    SELECT e.*, row_number() OVER (ORDER BY e.k, e.n) AS r FROM (
     SELECT 1 AS k, s.id AS n, 'signal.created' AS type, 'signal' AS object_type, ${signalRowJson('s')} AS data, NULL::json AS previous
       FROM signal_insert s
     UNION ALL
@@ -87,7 +87,11 @@ const EVENTS_SQL = (workspace: string, enabled: string) => `events_insert AS (IN
     SELECT 4, b.id, 'buyer.persona_matched', 'buyer', ${buyerRowJson('b')}, NULL
       FROM buyer_update b JOIN buyers o ON o.workspace_id = b.workspace_id AND o.id = b.id
      WHERE b.is_persona AND NOT (o.is_persona AND o.persona_id IS NOT DISTINCT FROM b.persona_id)
-  ) e WHERE ${enabled} ORDER BY e.k, e.n)`;
+  ) e WHERE ${enabled}),
+  ${eventNumbers('match_event_numbers', workspace, '(SELECT count(*) FROM match_events)')},
+  events_insert AS (INSERT INTO events (${EVENT_COLUMNS})
+  SELECT ${workspace}, n.last - (SELECT count(*) FROM match_events) + e.r, e.type, e.object_type, e.data, e.previous
+    FROM match_events e, match_event_numbers n)`;
 
 const SIGNAL_COLUMNS =
   'id bigint, buyer_id bigint, type text, trigger text, data json, captured_at timestamptz, activity_id bigint, matched json';

@@ -122,7 +122,7 @@ describe('GET /v1/events', () => {
 
   test('a long transaction elsewhere (another session holding a transaction id) does not hold the feed back', async () => {
     const ws = await t.newWorkspace();
-    const other = await t.app.get(DataSource).createQueryRunner();
+    const other = t.app.get(DataSource).createQueryRunner();
     await other.connect();
     await other.startTransaction();
     try {

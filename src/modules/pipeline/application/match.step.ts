@@ -85,6 +85,10 @@ export class MatchStep extends PipelineStep {
    */
   private matchAll(ctx: WorkspaceContext, jobs: readonly PipelineJob[]): Promise<Array<PipelineQueue | null>> {
     return this.dataSource.transaction(async (manager) => {
+      // The workspace's event counter stays locked until commit (ADR 0043); not waiting for the WAL
+      // flush shortens that. A PostgreSQL crash within its window (≤ 3 × wal_writer_delay) loses
+      // the whole batch, which the sweeper then runs again: nothing acknowledged to a client is in it.
+      await manager.query(`SET LOCAL synchronous_commit = off`);
       const locked = await this.activities.lockMany<{ exclusion_domains: string[] }>(
         ctx,
         jobs.map((job) => job.activityId),

@@ -192,7 +192,9 @@ function all(values: Array<boolean | null>): boolean | null {
  */
 export function matchTitle(pattern: TitlePattern, contact: ContactFacts): boolean | null {
   const info = contact.titleInfo;
-  if (pattern.codes.length > 0) return info ? pattern.codes.some((c) => info.codes.includes(c)) : null;
+  if (pattern.codes.length > 0) {
+    return info ? pattern.codes.some((c) => info.codes.includes(c)) && pattern.tokens.every((t) => info.tokens.includes(t)) : null;
+  }
   if (pattern.tokens.length > 0 && !info) return null;
   const tier = contact.tier;
   const functions = contact.functions;

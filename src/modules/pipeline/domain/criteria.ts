@@ -261,6 +261,7 @@ const LABELS: Record<LabelKind, string[]> = {
     'avoid',
     'do not target',
     'not',
+    'no',
     'disqualifiers',
     'out of scope',
     'exclude industries',
@@ -335,9 +336,19 @@ function splitLabelled(text: string): { labelled: LabelledPart[]; prose: string[
   return { labelled, prose };
 }
 
+const ALLOWING = /\b(?:is|are)\s+(?:also\s+|totally\s+|perfectly\s+)?(?:fine|ok|okay|welcome|acceptable)\b/i;
+
+/** "Listed companies are fine": a sentence that allows something asks for nothing; it is dropped (its end kept). */
+function dropAllowing(text: string): string {
+  return text
+    .split(/(?<=[.!?;\n])/)
+    .map((sentence) => (ALLOWING.test(sentence) ? sentence.replace(/[^.!?;\n]+/, ' ') : sentence))
+    .join('');
+}
+
 /** Spellings that would otherwise split a sentence or read as a negation. */
 function prepare(description: string): string {
-  return (
+  return dropAllowing(
     description
       .slice(0, MAX_PARSED_LENGTH)
       .replace(/\bU\.\s?S\.\s?A\.?/g, 'USA')
@@ -356,7 +367,8 @@ function prepare(description: string): string {
       .replace(/\bcannot\b/gi, 'can not')
       .replace(/(?<!\p{L})\p{L}+-(?:led|driven|first|savvy|heavy|minded|track|focused|oriented|adjacent)\b/giu, ' ')
       .replace(/\bseries\s+([a-j])\s*[-‐‑‒–—]\s*(?:series\s+)?([a-j])\b/gi, 'Series $1 to $2')
-      .replace(STAGE_DASH, '$1 to $2')
+
+      .replace(STAGE_DASH, '$1 to $2'),
   );
 }
 
@@ -855,7 +867,9 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
     if (canonical.length > 0 && canonical.every((t) => t === 'people') && hints.size === 0) return null;
   }
   const codes = unique(canonical.filter((t) => t.startsWith('@') && !isTierToken(t)).map((t) => t.slice(1)));
-  if (codes.length > 0) return { text: display, codes, tiers: [], functions: [], tokens: [] };
+  // "interim CFOs" are CFOs who are interim: the qualifier is required beside the code.
+  const qualifiers = unique(tokens.filter((t) => !t.boundary && CODE_QUALIFIERS.has(t.stem)).map((t) => t.stem));
+  if (codes.length > 0) return { text: display, codes, tiers: [], functions: [], tokens: qualifiers };
   // "Senior Product Manager" is a manager and "senior leaders" are leaders: beside a higher tier,
   // a level word (senior, junior) only qualifies it.
   const named = canonical.map(tierOfToken).filter((t): t is Tier => t !== undefined);
@@ -880,6 +894,9 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
   if (rest.length === 0 && tiers.length === 0) return null;
   return { text: display, codes: [], tiers, functions: [], tokens: rest };
 }
+
+/** Words that narrow a C-suite title to some of its holders. */
+const CODE_QUALIFIERS = new Set(['interim', 'fractional', 'acting', 'deputy', 'former', 'virtual', 'outsourced']);
 
 const isFunctionOnly = (p: TitlePattern) => p.codes.length === 0 && p.tiers.length === 0 && p.tokens.length === 0;
 const isTierOnly = (p: TitlePattern) => p.codes.length === 0 && p.functions.length === 0 && p.tokens.length === 0 && p.tiers.length > 0;

@@ -886,3 +886,30 @@ describe('DefaultEvaluator: ceilings, neighbouring functions and phrases that ar
     expect(evaluator.evaluateCompany(bank('Poland'), [icp]).matched).toBe(false);
   });
 });
+
+describe('DefaultEvaluator: permissions, negations that are no exclusion, qualified C-titles', () => {
+  const evaluator = new DefaultEvaluator();
+  const icp = (description: string): KbProfile => ({ id: '95', name: 'I', description });
+  const persona = (description: string): KbProfile => ({ id: '96', name: 'P', description });
+
+  it('reads "doesn\'t matter" as no negation of the number after it', () => {
+    const description = "Colleges and universities - public or private, doesn't matter - with 1,000 or more staff.";
+    const college = (employee_count: number) => company({ industries: ['Higher Education'], employee_count });
+    expect(evaluator.evaluateCompany(college(1_000), [icp(description)]).matched).toBe(true);
+    expect(evaluator.evaluateCompany(college(999), [icp(description)]).matched).toBe(false);
+  });
+
+  it('asks for nothing in a sentence that only allows something ("Listed companies are fine")', () => {
+    const description = 'Newspapers and magazines in Australia. Listed companies are fine.';
+    const publisher = company({ industries: ['Newspapers'], company_type: 'Privately Held', location: { country: 'Australia' } });
+    expect(evaluator.evaluateCompany(publisher, [icp(description)]).matched).toBe(true);
+    expect(parseCriteria(description, 'icp').map((c) => c.kind)).not.toContain('company_type');
+  });
+
+  it('excludes after a "No:" label, and "interim CFOs" only the interim ones', () => {
+    const description = 'Function: Finance\nSeniority: director-level and above\nNo: fractional or interim CFOs';
+    expect(evaluator.evaluatePerson(contact('CFO'), company(), [persona(description)]).matched).toBe(true);
+    expect(evaluator.evaluatePerson(contact('Interim CFO'), company(), [persona(description)]).matched).toBe(false);
+    expect(evaluator.evaluatePerson(contact('Head of Finance'), company(), [persona(description)]).matched).toBe(true);
+  });
+});

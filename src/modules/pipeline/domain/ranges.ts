@@ -135,8 +135,13 @@ const FUNDING_NEAR = /\b(?:rais(?:ed|ing|e)|funding|funded|invest(?:ed|ment))\b/
 /** Money that is neither revenue nor total funding: a round's size, a valuation. */
 const OTHER_MONEY_NEAR = /\b(?:rounds?|valuation|valued)\b/i;
 const ROUND_AFTER = /^\s*(?:series\s+[a-j]\b|(?:pre[\s-]?)?seed\b|rounds?\b)/i;
+/**
+ * A negation just before a number ("excluding companies under 10 employees"). Not one that says
+ * something else ("does not matter", "not only", "not necessarily"), and a dash between clauses
+ * is no word of it ("public or private, doesn't matter - with 1,000 or more staff").
+ */
 const NEGATION =
-  /\b(?:excluding|exclude|excludes|except|without|not|no|nothing|none|nobody|never|avoid|other\s+than)(?:\s+(?!and\b|or\b|but\b)[\p{L}-]+){0,4}\s*$/iu;
+  /\b(?:excluding|exclude|excludes|except|without|not|no|nothing|none|nobody|never|avoid|other\s+than)(?!\s+(?:matter|matters|only|just|necessarily|required|needed|mandatory|essential|sure|care|mind)\b)(?:\s+(?!and\b|or\b|but\b)\p{L}[\p{L}-]*){0,4}\s*$/iu;
 
 function apply(amount: Amount, multiplier: number | null): number {
   return amount.number * (multiplier ?? 1);

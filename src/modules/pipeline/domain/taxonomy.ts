@@ -286,8 +286,6 @@ const TITLE_STOPWORDS = new Set([
   'or',
   'de',
   'global',
-  'interim',
-  'acting',
 ]);
 
 /**

@@ -271,22 +271,7 @@ rule(['physical security', 'security guard', 'site security', 'loss prevention']
 rule(['information technology support', 'desktop support', 'help desk', 'helpdesk', 'service desk'], ['helpdesk']);
 rule(['accounts payable', 'accounts receivable'], ['accounting']);
 
-const TITLE_STOPWORDS = new Set([
-  'of',
-  'the',
-  'for',
-  'and',
-  'a',
-  'an',
-  'to',
-  'at',
-  'in',
-  'on',
-  'with',
-  'or',
-  'de',
-  'global',
-]);
+const TITLE_STOPWORDS = new Set(['of', 'the', 'for', 'and', 'a', 'an', 'to', 'at', 'in', 'on', 'with', 'or', 'de', 'global']);
 
 /**
  * Functions and the canonical title tokens that name them. A token names the narrowest function

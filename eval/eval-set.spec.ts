@@ -42,6 +42,13 @@ describe('the evaluation set', () => {
     expect(new Set(descriptions.map((d) => d.subject))).toEqual(new Set(['icp', 'persona']));
   });
 
+  it('the held-out and tuning sets are well formed too', () => {
+    for (const dir of ['holdout', 'tuning']) {
+      const cases = loadSets(join(__dirname, dir)).flatMap((s) => s.descriptions.flatMap((d) => d.cases));
+      expect(cases.length).toBeGreaterThan(100);
+    }
+  });
+
   it('refuses a repeated id, an unknown group and a Persona case without a title, naming the file', () => {
     expect(() => loadSets(setDir({ 'a.json': [description('d1', [{ id: 'x' }, { id: 'x' }])] }))).toThrow(/a\.json x/);
     expect(() => loadSets(setDir({ 'a.json': [description('d1', [{ group: 'colour' as never }])] }))).toThrow(/unknown group/);

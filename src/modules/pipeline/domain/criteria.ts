@@ -545,6 +545,10 @@ const SEGMENT_STOPS = new Set([
 const LOCATION_LEADS = new Set(['in', 'based', 'headquartered', 'located', 'from', 'the']);
 /** A verb between the negation and what it excludes: "we don't work with agencies", "don't sell to the public sector". */
 const VERB_LEADS = new Set([
+  'pull',
+  'include',
+  'bring',
+  'add',
   'sell',
   'selling',
   'work',
@@ -703,6 +707,11 @@ const POSTFIX_NEGATIONS: string[][] = [
   'build in house',
   'builds in house',
   // Out of scope for this product: "pharma and device makers are handled by a different product line".
+  // "Ad agencies are a different product line", "data folks are a separate campaign".
+  ...['a different', 'a separate', 'another'].flatMap((which) =>
+    ['product line', 'motion', 'campaign', 'persona', 'playbook'].map((what) => `${which} ${what}`),
+  ),
+  ...['leave them out', 'leave those out', 'leave out', 'keep them out', 'skip them', 'skip those', 'exclude them', 'exclude those'],
   ...['handled', 'covered', 'served', 'owned'].flatMap((verb) =>
     ['a different', 'another', 'a separate', 'our other'].flatMap((which) =>
       ['team', 'product line', 'product', 'business unit', 'unit', 'division', 'group', 'offering'].map(

@@ -912,4 +912,14 @@ describe('DefaultEvaluator: permissions, negations that are no exclusion, qualif
     expect(evaluator.evaluatePerson(contact('Interim CFO'), company(), [persona(description)]).matched).toBe(false);
     expect(evaluator.evaluatePerson(contact('Head of Finance'), company(), [persona(description)]).matched).toBe(true);
   });
+
+  it('excludes what "is a different product line" or should be left out, and what not to "pull in"', () => {
+    const description =
+      'Newspapers and magazines in Australia. Ad agencies and marketing firms are a different product line, leave them out.';
+    const firm = (industries: string[]) => company({ industries, location: { country: 'Australia' } });
+    expect(evaluator.evaluateCompany(firm(['Newspapers']), [icp(description)]).matched).toBe(true);
+    expect(evaluator.evaluateCompany(firm(['Marketing and Advertising']), [icp(description)]).matched).toBe(false);
+    const engineers = persona("Software engineers and team leads. Also don't pull in data folks, they're a separate campaign.");
+    expect(evaluator.evaluatePerson(contact('Senior Data Engineer'), company(), [engineers]).matched).toBe(false);
+  });
 });

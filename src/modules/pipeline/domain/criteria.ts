@@ -842,6 +842,7 @@ const PERSONA_CONTEXT = new Set([
 ]);
 const CHUNK_SEPARATORS = new Set([',', '/', '+', 'or', 'and', 'plus', 'either', 'nor']);
 const SOFT_MODIFIERS = new Set(['senior', 'principal']);
+const JUNIOR_WORDS = new Set(['@entry']);
 const PROSE_FILLERS = new Set(['people', 'talent']);
 const HINT_WORDS = new Set(['executive', 'leader', 'leadership', 'maker', 'decisionmaker', 'management']);
 const LEADERSHIP_HINT: Tier[] = ['c_level', 'vp', 'director'];
@@ -891,7 +892,11 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
       codes: [],
       tiers,
       functions: unique(rest.flatMap(functionsOfToken)),
-      tokens: rest.filter((t) => functionsOfToken(t).length === 0 && !SOFT_MODIFIERS.has(t)),
+      // "junior PMs" are the junior ones: beside a higher rung, the entry rung stays as a word the title must have.
+      tokens: [
+        ...canonical.filter((t) => JUNIOR_WORDS.has(t) && high.length > 0),
+        ...rest.filter((t) => functionsOfToken(t).length === 0 && !SOFT_MODIFIERS.has(t)),
+      ],
       ...(high.length === 0 ? { vague: true } : {}),
     };
   }

@@ -922,4 +922,11 @@ describe('DefaultEvaluator: permissions, negations that are no exclusion, qualif
     const engineers = persona("Software engineers and team leads. Also don't pull in data folks, they're a separate campaign.");
     expect(evaluator.evaluatePerson(contact('Senior Data Engineer'), company(), [engineers]).matched).toBe(false);
   });
+
+  it('excludes "junior PMs" and keeps the senior ones', () => {
+    const product = persona('Product managers up to VPs of Product, but no associate/junior PMs.');
+    expect(evaluator.evaluatePerson(contact('Senior Product Manager'), company(), [product]).matched).toBe(true);
+    expect(evaluator.evaluatePerson(contact('Junior Product Manager'), company(), [product]).matched).toBe(false);
+    expect(evaluator.evaluatePerson(contact('Associate Product Manager'), company(), [product]).matched).toBe(false);
+  });
 });

@@ -26,9 +26,7 @@ export function selectTypes(value: string, param: string): TypeSelection {
   const names = value.split(',').map((name) => name.trim());
   const types = new Set<string>();
   for (const name of names) {
-    const matched = name.endsWith('*')
-      ? EVENT_TYPES.filter((type) => type.startsWith(name.slice(0, -1)) && (name === '*' || name.endsWith('.*')))
-      : EVENT_TYPES.filter((type) => type === name);
+    const matched = EVENT_TYPES.filter((type) => subscribes([name], type));
     if (name === '' || matched.length === 0) {
       throw AppError.invalidParameter(
         param,
@@ -38,6 +36,13 @@ export function selectTypes(value: string, param: string): TypeSelection {
     matched.forEach((type) => types.add(type));
   }
   return { types: EVENT_TYPES.filter((type) => types.has(type)) };
+}
+
+/** Whether types and wildcards (`signal.created`, `buyer.*`, `kb.*`, `*`) take an event of `type`. */
+export function subscribes(patterns: readonly string[], type: string): boolean {
+  return patterns.some(
+    (pattern) => pattern === type || pattern === '*' || (pattern.endsWith('.*') && type.startsWith(pattern.slice(0, -1))),
+  );
 }
 
 export const eventTypesParser: QueryParser = (value, name) => selectTypes(value, name);

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PeriodicTask } from '../../shared/infrastructure/periodic-task';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
-import { DELIVERY_BATCH, DeliveryJob, subscribes, WebhookQueue } from './webhook-queue';
+import { subscribes } from '../events/event-types';
+import { DELIVERY_BATCH, DeliveryJob, WebhookQueue } from './webhook-queue';
 
 const INTERVAL_MS = 100;
 const BATCH = 2_000;

@@ -9,12 +9,12 @@ import { isPlainObject } from '../../shared/domain/plain-object';
 import { CursorCodec } from '../../shared/infrastructure/cursor-codec';
 import { SecretBox } from '../../shared/infrastructure/secret-box';
 import { CLOCK, ID_GENERATOR } from '../../shared/shared.module';
-import { EVENT_TYPES } from '../events/event-types';
+import { EVENT_TYPES, subscribes } from '../events/event-types';
 import { EventRow, EventsRepository } from '../events/events.repository';
 import { EventsService } from '../events/events.service';
 import { checkReceiverUrl, resolveReceiver } from './receiver-address';
 import { DeliveryRow, EndpointChanges, EndpointRow, WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import { subscribes, WebhookQueue } from './webhook-queue';
+import { WebhookQueue } from './webhook-queue';
 import { newSigningSecret, signedHeaders } from './webhook-signature';
 import { WebhookSender } from './webhook-sender';
 

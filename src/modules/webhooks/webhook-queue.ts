@@ -68,10 +68,3 @@ export class WebhookQueue {
     );
   }
 }
-
-/** Whether an endpoint's `enabled_events` (types and wildcards) take an event of `type`. */
-export function subscribes(patterns: readonly string[], type: string): boolean {
-  return patterns.some(
-    (pattern) => pattern === type || pattern === '*' || (pattern.endsWith('.*') && type.startsWith(pattern.slice(0, -1))),
-  );
-}

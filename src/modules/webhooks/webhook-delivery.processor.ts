@@ -52,6 +52,8 @@ function isDeliveryJob(data: unknown): data is DeliveryJob {
 /** What the events of one batch job share: their endpoint as read once, and their attempts until written. */
 interface BatchState {
   endpoint: EndpointRow | null;
+  /** The endpoint's signing secrets, decrypted once for the batch. */
+  secrets: string[];
   attempts: DeliveryRow[];
 }
 
@@ -137,7 +139,8 @@ function DeliveryProcessorClass(config: AppConfig) {
       const attempts: DeliveryRow[] = [];
       try {
         const endpoint = await this.loads.endpoint(data.workspaceId, data.endpointId);
-        await this.sendInTurn(job, data, attempt, { endpoint, attempts });
+        const secrets = endpoint ? this.deps.service.secretsOf(endpoint, this.deps.clock.now()) : [];
+        await this.sendInTurn(job, data, attempt, { endpoint, secrets, attempts });
       } finally {
         this.loads.forget(data.workspaceId, data.eventIds);
         if (attempts.length > 0) await this.deps.endpoints.insertDeliveries(WorkspaceContext.forPipeline(data.workspaceId), attempts);
@@ -180,7 +183,7 @@ function DeliveryProcessorClass(config: AppConfig) {
       const messageId = formatId(ID_PREFIXES.event, eventId);
       const result = await this.sender.send(
         endpoint.url,
-        signedHeaders(messageId, now, event.body, service.secretsOf(endpoint, now)),
+        signedHeaders(messageId, now, event.body, batch ? batch.secrets : service.secretsOf(endpoint, now)),
         event.body,
       );
       const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;

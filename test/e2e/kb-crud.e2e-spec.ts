@@ -194,6 +194,19 @@ describe.each(KB_CASES)('/v1/kb/$path (what all resources share)', (kb: KbCase) 
     }
   });
 
+  it('reaches a record by its one spelling only: other digit counts are other ids', async () => {
+    const record = await createOk();
+    const digits = (record.id as string).slice(kb.prefix.length);
+    const unpadded = `${kb.prefix}${digits.replace(/^0+/, '')}`;
+    for (const id of [`${kb.prefix}0${digits}`, `${kb.prefix}000${digits}`, unpadded]) {
+      expectError(await t.http.get(`${base}/${id}`).set('Authorization', ws.auth), 404, 'not_found');
+      expectError(await t.http.patch(`${base}/${id}`).set('Authorization', ws.auth).send({ name: 'x' }), 404, 'not_found');
+      expectError(await t.http.delete(`${base}/${id}`).set('Authorization', ws.auth), 404, 'not_found');
+    }
+    const fetched = await t.http.get(`${base}/${record.id}`).set('Authorization', ws.auth);
+    expect(fetched.body).toEqual(record);
+  });
+
   it('names the path parameter when the id segment is not valid percent-encoding', async () => {
     for (const segment of [`${kb.prefix}%ZZ`, '%E0%A4%A']) {
       expectError(await t.http.get(`${base}/${segment}`).set('Authorization', ws.auth), 400, 'validation_error', kb.idParam);

@@ -3,6 +3,7 @@ import { AppError } from '../../shared/application/app-error';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
 import { Clock } from '../../shared/domain/clock';
 import { formatId, ID_PREFIXES, IdGenerator, parseId } from '../../shared/domain/ids';
+import { warnAtMostEvery } from '../../shared/infrastructure/redis';
 import { CLOCK, ID_GENERATOR } from '../../shared/shared.module';
 import { PipelineProducer } from '../pipeline/pipeline.producer';
 import { validateActivityBatch } from './activity-input';
@@ -24,7 +25,11 @@ export interface ActivityStatusView {
 /** Activity intake (DESIGN §2): validate all, store durably, then queue for Resolve. */
 @Injectable()
 export class ActivitiesService {
-  private readonly logger = new Logger(ActivitiesService.name);
+  /** While Redis is away every intake fails to queue; one warning now and then. */
+  private readonly warnNotQueued = warnAtMostEvery(
+    new Logger(ActivitiesService.name),
+    'Stored activities not queued; the sweeper will queue them',
+  );
 
   constructor(
     private readonly activities: ActivitiesRepository,
@@ -51,11 +56,9 @@ export class ActivitiesService {
     );
 
     // The activities are stored: from here on nothing is lost. If Redis does not take the jobs
-    // now, the sweeper queues them later.
+    // within the bound, the answer is still 202 and the sweeper queues them later (ADR 0012).
     const jobs = batch.filter((a) => inserted.has(a.id)).map((a) => ({ workspaceId, activityId: a.id }));
-    await this.producer.enqueueMany('resolve', jobs).catch((error: Error) => {
-      this.logger.warn(`Queueing ${jobs.length} activities failed (${error.message}); the sweeper will queue them`);
-    });
+    await this.producer.enqueueManyWithinBound('resolve', jobs).catch((error: Error) => this.warnNotQueued(error));
     return { data };
   }
 

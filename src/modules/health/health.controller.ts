@@ -3,6 +3,7 @@ import { HealthCheckService, HealthIndicatorResult, TypeOrmHealthIndicator } fro
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
+import { withinRedisBound } from '../../shared/infrastructure/redis';
 import { Public } from '../../shared/interface/http/auth.guard';
 import { RateLimitStatus } from '../../shared/interface/http/rate-limit';
 import { PipelineProducer } from '../pipeline/pipeline.producer';
@@ -57,10 +58,8 @@ export class HealthController {
   private async redisUp(): Promise<boolean> {
     try {
       // Any queue read goes to Redis; a bounded wait keeps the probe fast when it is away.
-      await Promise.race([
-        this.producer.queue('resolve').count(),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), REDIS_TIMEOUT_MS).unref()),
-      ]);
+      const queue = this.producer.queue('resolve');
+      await withinRedisBound(queue, () => queue.count(), REDIS_TIMEOUT_MS);
       return true;
     } catch {
       return false;

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { poolOf } from '../../database/pg-pool';
+import { withinRedisBound } from '../../shared/infrastructure/redis';
 import { PipelineProducer } from '../pipeline/pipeline.producer';
 import { PIPELINE_QUEUES, PipelineQueue } from '../pipeline/queues';
 
@@ -14,15 +15,6 @@ export type PipelineJobOutcome = 'completed' | 'failed';
 
 /** Label used for requests no route handled: the raw URL would make the series unbounded. */
 export const UNMATCHED_ROUTE = 'unmatched';
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), ms);
-    timer.unref();
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 /**
  * The service's own metrics, on the application's registry. Queue and pool gauges are read when
@@ -98,7 +90,11 @@ export class MetricsService {
     gauge.reset();
     const counts = await Promise.all(
       PIPELINE_QUEUES.map((queue) =>
-        withTimeout(this.producer.queue(queue).getJobCounts(...QUEUE_STATES), QUEUE_COUNT_TIMEOUT_MS).then(
+        withinRedisBound(
+          this.producer.queue(queue),
+          () => this.producer.queue(queue).getJobCounts(...QUEUE_STATES),
+          QUEUE_COUNT_TIMEOUT_MS,
+        ).then(
           (byState) => ({ queue, byState }),
           () => null,
         ),

@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { warnAtMostEvery } from '../../shared/infrastructure/redis';
+import { warnAtMostEvery, withinRedisBound } from '../../shared/infrastructure/redis';
 import { PIPELINE_JOB_OPTIONS, PipelineJob, pipelineJobId, PipelineQueue } from './queues';
 
 /** Puts activities on a pipeline queue, with deterministic job ids. */
@@ -52,5 +52,13 @@ export class PipelineProducer {
     await this.queues[queue].addBulk(
       jobs.map((job) => ({ name: queue, data: job, opts: { ...PIPELINE_JOB_OPTIONS, jobId: pipelineJobId(job.activityId) } })),
     );
+  }
+
+  /**
+   * `enqueueMany` for a request path: refused at once while Redis is away, given up after the
+   * bound (`withinRedisBound`), so the request never waits for Redis to come back.
+   */
+  async enqueueManyWithinBound(queue: PipelineQueue, jobs: readonly PipelineJob[]): Promise<void> {
+    await withinRedisBound(this.queues[queue], () => this.enqueueMany(queue, jobs));
   }
 }

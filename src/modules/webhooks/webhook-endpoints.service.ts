@@ -231,7 +231,7 @@ export class WebhookEndpointsService {
     const event = parsed.kind === 'ok' ? await this.events.findOne(ctx, parsed.value) : null;
     if (!event) throw AppError.notFound('Event');
     const targets = (await this.endpoints.enabled(ctx)).filter((endpoint) => subscribes(endpoint.enabled_events, event.type));
-    await this.queue.add(
+    await this.queue.addWithinBound(
       targets.map((endpoint) => ({ workspaceId: requireWorkspace(ctx), endpointId: endpoint.id, eventIds: [event.id] })),
       { suffix: `r${this.ids.next()}` },
     );

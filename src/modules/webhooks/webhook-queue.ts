@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { JobsOptions, Queue } from 'bullmq';
-import { warnAtMostEvery } from '../../shared/infrastructure/redis';
+import { warnAtMostEvery, withinRedisBound } from '../../shared/infrastructure/redis';
 import { DELIVERY_ATTEMPTS } from './webhook-schedule';
 
 export const WEBHOOK_QUEUE = 'webhooks';
@@ -44,6 +44,11 @@ export class WebhookQueue {
   constructor(@InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue) {
     // While Redis is away the connection fails again and again; one warning now and then.
     queue.on('error', warnAtMostEvery(new Logger('WebhookQueue'), 'Redis for the webhook queue'));
+  }
+
+  /** `add` for a request path: refused or given up within the bound while Redis is away (503). */
+  async addWithinBound(jobs: readonly DeliveryJob[], options: { suffix?: string } = {}): Promise<void> {
+    await withinRedisBound(this.queue, () => this.add(jobs, options));
   }
 
   async add(jobs: readonly DeliveryJob[], options: { suffix?: string; delayMs?: number } = {}): Promise<void> {

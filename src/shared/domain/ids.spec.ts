@@ -189,6 +189,9 @@ describe('parseId', () => {
     ['int64 max + 1', 'icp_9223372036854775808'],
     ['20 digits', 'icp_99999999999999999999'],
     ['very long', `icp_${'9'.repeat(500)}`],
+    ['fewer than 19 digits', 'icp_123'],
+    ['leading zeros beyond 19 digits', 'icp_00000000000000000000123'],
+    ['one extra leading zero', 'icp_00000000000000001234'],
   ])('is absent for %s', (_what, raw) => {
     expect(parseId('icp_', raw)).toEqual({ kind: 'absent' });
   });

@@ -69,14 +69,17 @@ export type ParsedId =
   | { kind: 'malformed' };
 
 /**
- * Reads a public id. A wrong prefix or anything but digits after it is malformed; a well-formed
- * id whose number cannot exist is `absent`, so that callers answer it like any missing record.
+ * Reads a public id. A wrong prefix or anything but digits after it is malformed; digits that
+ * are not the canonical 19, or a number that cannot exist, are `absent`, so that callers answer
+ * them like any missing record.
  */
 export function parseId(prefix: string, raw: unknown): ParsedId {
   if (typeof raw !== 'string' || !raw.startsWith(prefix)) return { kind: 'malformed' };
   const digits = raw.slice(prefix.length);
   if (!/^[0-9]+$/.test(digits)) return { kind: 'malformed' };
-  if (digits.length > 25) return { kind: 'absent' };
+  // One record, one spelling: only the 19-digit form names it (`icp_123` and
+  // `icp_00000000000000000000123` are other ids, which no record has).
+  if (digits.length !== DIGITS) return { kind: 'absent' };
   const value = BigInt(digits);
   if (value < 1n || value > MAX_ID) return { kind: 'absent' };
   return { kind: 'ok', value: value.toString() };

@@ -1,4 +1,4 @@
-import { redisOptionsFromUrl, warnAtMostEvery } from './redis';
+import { redisOptionsFromUrl, RedisUnavailableError, warnAtMostEvery, withinRedisBound } from './redis';
 
 describe('warnAtMostEvery', () => {
   afterEach(() => jest.useRealTimers());
@@ -33,5 +33,30 @@ describe('redisOptionsFromUrl', () => {
       maxRetriesPerRequest: null,
     });
     expect(redisOptionsFromUrl('redis://127.0.0.1:6379')).toMatchObject({ host: '127.0.0.1', port: 6379, db: 0 });
+  });
+});
+
+describe('withinRedisBound', () => {
+  const queue = (status: string) => ({ getBackend: () => ({ client: Promise.resolve({ status }) }) });
+
+  it("runs the command on a ready connection and answers with its result", async () => {
+    await expect(withinRedisBound(queue('ready'), async () => 42, 1_000)).resolves.toBe(42);
+  });
+
+  it('refuses at once, without running the command, when the connection is not ready', async () => {
+    const command = jest.fn(async () => 42);
+    await expect(withinRedisBound(queue('reconnecting'), command, 60_000)).rejects.toThrow(RedisUnavailableError);
+    expect(command).not.toHaveBeenCalled();
+  });
+
+  it('gives up on a command that does not finish within the bound, as a connection fault', async () => {
+    const error = await withinRedisBound(queue('ready'), () => new Promise<never>(() => undefined), 20).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedisUnavailableError);
+    expect((error as RedisUnavailableError).code).toBe('ETIMEDOUT');
+  });
+
+  it('gives up when the connection itself never comes', async () => {
+    const never = { getBackend: () => ({ client: new Promise<{ status: string }>(() => undefined) }) };
+    await expect(withinRedisBound(never, async () => 42, 20)).rejects.toThrow('no answer within 20 ms');
   });
 });

@@ -2,7 +2,7 @@ import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/c
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import type { DestinationStream } from 'pino';
 import { AppConfig } from './config/config';
-import { loggingModule } from './config/logging';
+import { loggingModule } from './shared/infrastructure/logging';
 import { CoreModule } from './core.module';
 import { ActivitiesModule } from './modules/activities/activities.module';
 import { BuyersModule } from './modules/buyers/buyers.module';

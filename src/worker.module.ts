@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from './config/config';
-import { loggingModule } from './config/logging';
+import { loggingModule } from './shared/infrastructure/logging';
 import { CoreModule } from './core.module';
 import { EventsRetentionModule } from './modules/events/events.module';
 import { PipelineModule } from './modules/pipeline/pipeline.module';

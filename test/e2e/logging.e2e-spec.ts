@@ -117,6 +117,73 @@ describe('request logs', () => {
     expect(await entriesFor(res.headers['x-request-id'])).toHaveLength(1);
     expect(lines.join('\n')).not.toContain('Gu3ssGu3ss');
   });
+
+  it('never echoes or logs a key sent where it does not belong, as sent or percent-encoded', async () => {
+    const ws = await app.get(WorkspacesService).createWorkspace('Careless');
+    const key = ws.api_key;
+    const secret = key.slice('svc_live_'.length);
+    const auth = `Bearer ${key}`;
+    const encodedPrefix = key.replace(/_/g, '%5F');
+    const encodedLetter = `%73${key.slice(1)}`;
+    const responses = [
+      // A name: of a query parameter (a key in the query string: 401), of a body field, of an activity field.
+      await http.get(`/v1/kb/icps?${key}=1`).set('Authorization', auth),
+      await http.get(`/v1/buyers?${encodedPrefix}=1`).set('Authorization', auth),
+      await http
+        .post('/v1/kb/icps')
+        .set('Authorization', auth)
+        .send({ [key]: 1 }),
+      await http
+        .patch('/v1/kb/icps/icp_0000000000000000001')
+        .set('Authorization', auth)
+        .send({ [key.toUpperCase()]: 'x' }),
+      await http
+        .post('/ingest/v1/activities')
+        .set('Authorization', auth)
+        .send({
+          activities: [
+            { type: 'website', trigger: 'visited_page', occurred_at: '2026-01-01T00:00:00Z', identity: { email: 'a@b.co' }, [key]: 1 },
+          ],
+        }),
+      await http
+        .post('/ingest/v1/activities')
+        .set('Authorization', auth)
+        .send({ [key]: [] }),
+      await http
+        .post('/v1/webhook-endpoints')
+        .set('Authorization', auth)
+        .send({ url: 'https://hooks.example.com/x', enabled_events: ['*'], [key]: 1 }),
+      // Headers, and the URL percent-encoded.
+      await http
+        .get('/v1/kb/icps')
+        .set('Authorization', auth)
+        .set('User-Agent', `agent ${key}`)
+        .set('Referer', `https://app.example.com/?k=${key}`),
+      await http.get(`/v1/kb/icps?x=${encodedPrefix}`).set('Authorization', auth),
+      await http.get(`/v1/kb/icps?x=${encodedLetter}`).set('Authorization', auth),
+      await http.get(`/v1/kb/icps/${encodedLetter}`).set('Authorization', auth),
+    ];
+    for (const res of responses) {
+      expect(res.status).toBeLessThan(500);
+      expect(JSON.stringify(res.body)).not.toContain(secret);
+      if (res.status === 400) expect(res.body.error.param === undefined || !res.body.error.param.includes(secret)).toBe(true);
+      expect(await entriesFor(res.headers['x-request-id'])).toHaveLength(1);
+    }
+    expect(responses[0].status).toBe(401);
+    expect(responses[2].body.error).toMatchObject({ code: 'validation_error', param: '[redacted]' });
+    expect(responses[4].body.error).toMatchObject({ code: 'validation_error', param: 'activities[0].[redacted]' });
+
+    // An unexpected error whose message carries the key: the log line has it redacted too.
+    const failure = jest.spyOn(app.get(BuyersService), 'list').mockRejectedValueOnce(new Error(`upstream refused ${encodedPrefix}`));
+    try {
+      const res = await http.get('/v1/buyers').set('Authorization', auth);
+      expect(res.status).toBe(500);
+      expect(await entriesFor(res.headers['x-request-id'])).toHaveLength(1);
+    } finally {
+      failure.mockRestore();
+    }
+    expect(lines.join('\n')).not.toContain(secret);
+  });
 });
 
 describe('redactUrl', () => {

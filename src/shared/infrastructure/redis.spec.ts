@@ -39,7 +39,7 @@ describe('redisOptionsFromUrl', () => {
 describe('withinRedisBound', () => {
   const queue = (status: string) => ({ getBackend: () => ({ client: Promise.resolve({ status }) }) });
 
-  it("runs the command on a ready connection and answers with its result", async () => {
+  it('runs the command on a ready connection and answers with its result', async () => {
     await expect(withinRedisBound(queue('ready'), async () => 42, 1_000)).resolves.toBe(42);
   });
 

@@ -58,11 +58,7 @@ interface QueueConnection {
  * is not ready refuses at once, and a command that does not finish in time is given up (it may
  * still run later — callers use deterministic job ids, so a late add changes nothing).
  */
-export async function withinRedisBound<T>(
-  queue: QueueConnection,
-  command: () => Promise<T>,
-  ms = REDIS_REQUEST_BOUND_MS,
-): Promise<T> {
+export async function withinRedisBound<T>(queue: QueueConnection, command: () => Promise<T>, ms = REDIS_REQUEST_BOUND_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new RedisUnavailableError(`no answer within ${ms} ms`)), ms);

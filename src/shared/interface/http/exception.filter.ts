@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { AppError } from '../../application/app-error';
 import { KB_ID_PARAMS, KbIdParams } from '../../application/kb-resource';
 import { ErrorCode, ERROR_STATUS } from '../../domain/errors';
+import { redactSecrets } from '../../domain/secrets';
 import { AppRequest } from './request-context';
 import { newRequestId } from './request-id';
 
@@ -85,12 +86,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
       this.logger.error({ requestId, method: req.method, path: req.path, err: exception }, 'Unexpected error');
     }
     const status = error?.status ?? ERROR_STATUS.internal_error;
+    // Messages and `param` may name what the client sent (a field, a parameter); a key or a
+    // signing secret sent that way is never echoed back.
     const body = {
       error: {
         code: error?.code ?? ErrorCode.internal,
-        message: error?.message ?? 'An unexpected error occurred. Quote the request_id when reporting it.',
+        message: error ? redactSecrets(error.message) : 'An unexpected error occurred. Quote the request_id when reporting it.',
         request_id: requestId,
-        ...(error?.param !== undefined ? { param: error.param } : {}),
+        ...(error?.param !== undefined ? { param: redactSecrets(error.param) } : {}),
       },
     };
     // An error after the answer has gone (a failed stream, say) can only be logged.

@@ -2,14 +2,19 @@ import { Injectable, NestMiddleware } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formatId, ID_PREFIXES } from '../../domain/ids';
+import { REDACTED, redactSecrets } from '../../domain/secrets';
 import { AppRequest } from './request-context';
 import { newRequestId } from './request-id';
 
-const SECRET_IN_URL = /((?:api_?key|key|access_token|token)=)[^&#]*|svc_live_[0-9A-Za-z]*/gi;
+const CREDENTIAL_PARAMETER = /((?:api_?key|key|access_token|token)=)[^&#]*/gi;
 
-/** A URL fit for logs: credential parameters and anything key-shaped replaced by `[redacted]`. */
+/**
+ * A URL fit for logs: the values of credential parameters, and anything that is or decodes to a
+ * key or secret, replaced by `[redacted]`. (Every log line is also redacted as it is written —
+ * `processLogOptions` — so this is the URL's own rule, not the only guard.)
+ */
 export function redactUrl(url: string | undefined): string {
-  return (url ?? '').replace(SECRET_IN_URL, (_match, name?: string) => (name ? `${name}[redacted]` : '[redacted]'));
+  return redactSecrets((url ?? '').replace(CREDENTIAL_PARAMETER, `$1${REDACTED}`));
 }
 
 /**

@@ -12,11 +12,11 @@ const KEY_QUERY_NAMES = new Set(['api_key', 'apikey', 'key', 'access_token', 'to
 
 const looksLikeKey = (value: unknown): boolean => typeof value === 'string' && value.includes('svc_live_');
 
-/** True when the query string carries something that looks like a credential. */
+/** True when the query string carries something that looks like a credential, as a value or a name. */
 function queryCarriesKey(req: AppRequest): boolean {
   const query = (req.query ?? {}) as Record<string, unknown>;
   for (const name in query) {
-    if (KEY_QUERY_NAMES.has(name.toLowerCase())) return true;
+    if (KEY_QUERY_NAMES.has(name.toLowerCase()) || looksLikeKey(name)) return true;
     const value = query[name];
     if (looksLikeKey(value) || (Array.isArray(value) && value.some(looksLikeKey))) return true;
   }

@@ -2,7 +2,8 @@ import { DynamicModule } from '@nestjs/common';
 import { LoggerModule, Params } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
-import { APP_CONFIG, AppConfig } from './config';
+import { redactSecrets } from '../domain/secrets';
+import { APP_CONFIG, AppConfig } from '../../config/config';
 
 const asIs = (value: unknown): unknown => value;
 
@@ -18,6 +19,9 @@ export function processLogOptions(config: AppConfig, destination?: DestinationSt
     // not through pino-http's serializers for Node's request and response objects.
     wrapSerializers: false,
     serializers: { req: asIs, res: asIs },
+    // The last guard for secrets: whatever a line carries (a URL, a header, an error message),
+    // a key or signing secret in it — as sent or percent-encoded — is written as `[redacted]`.
+    hooks: { streamWrite: redactSecrets },
     ...(pretty ? { transport: { target: 'pino-pretty', options: { singleLine: true } } } : {}),
   };
 }

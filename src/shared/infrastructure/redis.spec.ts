@@ -40,11 +40,11 @@ describe('withinRedisBound', () => {
   const queue = (status: string) => ({ getBackend: () => ({ client: Promise.resolve({ status }) }) });
 
   it('runs the command on a ready connection and answers with its result', async () => {
-    await expect(withinRedisBound(queue('ready'), async () => 42, 1_000)).resolves.toBe(42);
+    await expect(withinRedisBound(queue('ready'), () => Promise.resolve(42), 1_000)).resolves.toBe(42);
   });
 
   it('refuses at once, without running the command, when the connection is not ready', async () => {
-    const command = jest.fn(async () => 42);
+    const command = jest.fn(() => Promise.resolve(42));
     await expect(withinRedisBound(queue('reconnecting'), command, 60_000)).rejects.toThrow(RedisUnavailableError);
     expect(command).not.toHaveBeenCalled();
   });
@@ -57,6 +57,6 @@ describe('withinRedisBound', () => {
 
   it('gives up when the connection itself never comes', async () => {
     const never = { getBackend: () => ({ client: new Promise<{ status: string }>(() => undefined) }) };
-    await expect(withinRedisBound(never, async () => 42, 20)).rejects.toThrow('no answer within 20 ms');
+    await expect(withinRedisBound(never, () => Promise.resolve(42), 20)).rejects.toThrow('no answer within 20 ms');
   });
 });

@@ -60,6 +60,40 @@ describe('request body errors', () => {
     await expectNothingWritten(ws);
   });
 
+  test('a body that is not valid UTF-8 is 400 param body, on KB writes and intake, nothing written', async () => {
+    const ws = await t.newWorkspace();
+    // The bytes as they are: supertest would send a Buffer given as JSON as its JSON form.
+    const post = (path: string, raw: Buffer) =>
+      t.http
+        .post(path)
+        .set('Authorization', ws.auth)
+        .set('Content-Type', 'application/json')
+        .serialize((body: Buffer) => body as unknown as string)
+        .send(raw);
+    const bodies = [
+      Buffer.concat([Buffer.from('{"name":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('b","short_name":"s","description":"d"}')]),
+      // An overlong encoding of "/" and a lone continuation byte.
+      Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('","short_name":"t","description":"d"}')]),
+      Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0x80]), Buffer.from('","short_name":"u","description":"d"}')]),
+    ];
+    for (const raw of bodies) {
+      const res = await post('/v1/kb/icps', raw);
+      expectError(res, 400, 'validation_error', 'body');
+      expect(res.body.error.message).toBe('The request body is not valid UTF-8.');
+    }
+    const intake = Buffer.concat([
+      Buffer.from('{"activities":[{"type":"website","trigger":"visited_page","occurred_at":"2026-01-01T00:00:00Z","identity":{"email":"a'),
+      Buffer.from([0xff]),
+      Buffer.from('@b.co"},"website":{"url":"https://example.com/"}}]}'),
+    ]);
+    expectError(await post('/ingest/v1/activities', intake), 400, 'validation_error', 'body');
+    await expectNothingWritten(ws);
+    // Valid multi-byte UTF-8 is text like any other.
+    const ok = await post('/v1/kb/icps', Buffer.from('{"name":"Café 😀","short_name":"cafe","description":"Ünïcode"}', 'utf8'));
+    expect(ok.status).toBe(201);
+    expect(ok.body.name).toBe('Café 😀');
+  });
+
   test('malformed JSON on PATCH is 400 param body and the record is unchanged', async () => {
     const ws = await t.newWorkspace();
     const record = await create(ws, ICPS);

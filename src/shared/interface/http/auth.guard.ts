@@ -49,6 +49,7 @@ function bodyError(error: NonNullable<RequestState['bodyError']>): AppError {
   if (error.type === 'content_type') {
     return AppError.validation('body', 'The request body must be JSON sent with Content-Type: application/json.');
   }
+  if (error.type === 'invalid_utf8') return AppError.validation('body', 'The request body is not valid UTF-8.');
   return AppError.validation('body', 'The request body is not valid JSON.');
 }
 

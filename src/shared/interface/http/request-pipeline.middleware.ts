@@ -1,5 +1,6 @@
 import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import express, { NextFunction, Response } from 'express';
+import { isUtf8 } from 'node:buffer';
 import { AppError } from '../../application/app-error';
 import { ApiKeyAuthenticator, API_KEY_AUTHENTICATOR, AppRequest, isPublicPath, pathOfUrl } from './request-context';
 import { FailedAuthenticationLimit } from './rate-limit';
@@ -69,7 +70,15 @@ function assignRequestId(req: AppRequest, res: Response): void {
   if (requestId !== logged) res.setHeader('X-Request-Id', requestId);
 }
 
-const parseJson = express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false });
+/**
+ * A body that is not valid UTF-8 is refused rather than decoded with replacement characters
+ * (which would store `a��b` for `a\xff\xfeb`); checked on the raw bytes before parsing.
+ */
+function requireUtf8(_req: unknown, _res: unknown, raw: Buffer): void {
+  if (!isUtf8(raw)) throw Object.assign(new Error('The request body is not valid UTF-8.'), { status: 400, type: 'invalid_utf8' });
+}
+
+const parseJson = express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false, verify: requireUtf8 });
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT']);
 
 function parseBody(req: AppRequest, res: Response, next: NextFunction): void {

@@ -114,6 +114,32 @@ export function scenarios(fixtures: Fixtures): Scenario[] {
   ];
 }
 
+/** The largest Buyers page there is, asked for by every connection at once. */
+const LARGE_PAGES: Scenario = { key: 'buyers_large_pages', title: 'buyers limit=1000', min_ratio: null, path: '/v1/buyers?limit=1000' };
+
+export interface LargePageBurst {
+  requests_per_second: number;
+  p99_ms: number;
+  errors: number;
+  /** The API's peak RSS during the burst. */
+  max_rss_mb: number;
+}
+
+/**
+ * A burst of the largest Buyers pages at the scenarios' connections: what must not push the
+ * API towards its memory limit. The API's RSS is sampled throughout (a sampler of its own, so
+ * the figure is this burst's alone).
+ */
+export async function measureLargePageBurst(service: Service, options: LoadOptions, rss: RssSampler): Promise<LargePageBurst> {
+  const result = combineRounds([await measureRound(service, LARGE_PAGES, options, options.durationSeconds, rss)]);
+  return {
+    requests_per_second: result.requests_per_second,
+    p99_ms: result.p99_ms,
+    errors: result.errors,
+    max_rss_mb: result.max_rss_mb ?? 0,
+  };
+}
+
 /** `GET /health/live` under the scenarios' load: how the stack's floor is measured. */
 export function measureLive(service: Service, options: LoadOptions): Promise<LoadResult> {
   return measure(service, HEALTH_LIVE, options);

@@ -27,6 +27,8 @@ import {
   checkSameAnswers,
   ensureIcps,
   LoadOptions,
+  LargePageBurst,
+  measureLargePageBurst,
   measureLive,
   measureSimulate,
   runScenarios,
@@ -193,6 +195,7 @@ async function runHttp(params: Params, workspace: BenchWorkspace, key: CreatedKe
   let results: ScenarioResult[];
   let maxRss: number;
   let simulate: SimulateResult;
+  let largePages: LargePageBurst;
   try {
     await Promise.all([waitUntilServing(api, '/health/ready'), waitUntilServing(baseline, '/health/live')]);
     await ensureIcps(api, headers);
@@ -202,6 +205,9 @@ async function runHttp(params: Params, workspace: BenchWorkspace, key: CreatedKe
     const rss = new RssSampler(api.child.pid!);
     results = await runScenarios(api, baseline, list, { ...params.load, headers }, rss);
     maxRss = rss.overallMax;
+    console.error('large pages: GET /v1/buyers?limit=1000 on every connection');
+    largePages = await measureLargePageBurst(api, { ...params.load, headers }, new RssSampler(api.child.pid!));
+    console.error(`  ${largePages.requests_per_second} req/s, p99 ${largePages.p99_ms} ms, max RSS ${largePages.max_rss_mb} MB`);
     console.error('simulate: a draft ICP over the newest 10,000 Buyers');
     simulate = await measureSimulate(api, headers);
     console.error(`  ${simulate.buyers} Buyers, p50 ${simulate.p50_ms} ms, max ${simulate.max_ms} ms`);
@@ -212,7 +218,7 @@ async function runHttp(params: Params, workspace: BenchWorkspace, key: CreatedKe
   }
   // After the API and the baseline have stopped, so that nothing else runs beside each stack.
   const floor = params.skipFloor ? null : await runStackFloor({ ...params.load, headers });
-  const summary: HttpSummary = { ...summariseHttp(results, params.load.connections, maxRss, floor), simulate };
+  const summary: HttpSummary = { ...summariseHttp(results, params.load.connections, maxRss, floor), simulate, large_pages: largePages };
   const profilePath = params.profile ? newestProfile(started) : null;
   if (params.profile && !profilePath) console.error(`no .cpuprofile was written to ${PROFILE_DIR}`);
   return { summary, profile: profilePath ? { path: profilePath, summary: summariseProfile(profilePath) } : null };

@@ -1,7 +1,7 @@
 /** The benchmark's report: the table, the targets with pass/fail, and the JSON record. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LoadResult, ScenarioResult, SimulateResult } from './http';
+import type { LargePageBurst, LoadResult, ScenarioResult, SimulateResult } from './http';
 import type { PipelineBenchResult } from './pipeline';
 import type { FloorStack } from './stack-floor';
 
@@ -32,6 +32,8 @@ export interface HttpSummary {
   kb_write_p99_ms: number;
   /** A draft ICP simulated over the workspace's newest Buyers. */
   simulate?: SimulateResult;
+  /** Every connection asking for Buyers pages of 1,000 at once. */
+  large_pages?: LargePageBurst;
 }
 
 export interface TargetResult {
@@ -123,6 +125,13 @@ export function evaluateTargets(http: HttpSummary | null, pipeline: PipelineBenc
       target: `KB write p99 < ${KB_WRITE_P99_MS} ms`,
       value: `${http.kb_write_p99_ms} ms`,
       pass: http.kb_write_p99_ms < KB_WRITE_P99_MS,
+    });
+  }
+  if (http?.large_pages) {
+    targets.push({
+      target: `API RSS < ${RSS_LIMIT_MB} MB under a burst of limit=1000 pages`,
+      value: `${http.large_pages.max_rss_mb} MB`,
+      pass: http.large_pages.max_rss_mb < RSS_LIMIT_MB && http.large_pages.errors === 0,
     });
   }
   if (http?.simulate) {
@@ -239,6 +248,13 @@ export function printReport(http: HttpSummary | null, pipeline: PipelineBenchRes
     out.push(`deep page p50 ÷ first page p50: API ${http.deep_to_first_p50.api}, baseline ${http.deep_to_first_p50.baseline}`);
     out.push(`API max RSS: ${http.api_max_rss_mb} MB`);
     out.push(`KB write p99 at ${http.connections} connections: ${http.kb_write_p99_ms} ms`);
+    if (http.large_pages) {
+      const burst = http.large_pages;
+      out.push(
+        `limit=1000 Buyers pages at ${http.connections} connections: ${burst.requests_per_second} req/s, p99 ${burst.p99_ms} ms, ` +
+          `${burst.errors} errors, API max RSS ${burst.max_rss_mb} MB`,
+      );
+    }
     if (http.simulate)
       out.push(`simulate a draft ICP over ${http.simulate.buyers} Buyers: p50 ${http.simulate.p50_ms} ms, max ${http.simulate.max_ms} ms`);
   }

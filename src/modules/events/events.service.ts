@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { AppError } from '../../shared/application/app-error';
 import type { KbService } from '../../shared/application/kb.service';
+import { LIST_ROWS_IN_FLIGHT } from '../../shared/application/pagination';
 import type { KbRecordEntity } from '../../shared/infrastructure/kb-record.entity';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
 import { formatTimestamp } from '../../shared/domain/clock';
@@ -77,14 +78,16 @@ export class EventsService {
   async list(ctx: WorkspaceContext, query: EventListQuery): Promise<EventPage> {
     const binding = this.binding(ctx, query);
     const after = query.cursor === undefined ? ORIGIN : this.decode(binding, query.cursor);
-    const rows = await this.events.page(ctx, { types: query.type?.types, createdAfter: query.created_after }, after, query.limit);
-    const page = rows.slice(0, query.limit);
-    const last = page.length > 0 ? { seq: page[page.length - 1].seq } : after;
-    const cursor = this.cursors.encode(binding, [last.seq]);
-    return {
-      data: page.map((row) => this.present(row)),
-      pagination: { next_cursor: rows.length > query.limit ? cursor : null, resume_cursor: cursor },
-    };
+    return LIST_ROWS_IN_FLIGHT.run(query.limit + 1, async () => {
+      const rows = await this.events.page(ctx, { types: query.type?.types, createdAfter: query.created_after }, after, query.limit);
+      const page = rows.slice(0, query.limit);
+      const last = page.length > 0 ? { seq: page[page.length - 1].seq } : after;
+      const cursor = this.cursors.encode(binding, [last.seq]);
+      return {
+        data: page.map((row) => this.present(row)),
+        pagination: { next_cursor: rows.length > query.limit ? cursor : null, resume_cursor: cursor },
+      };
+    });
   }
 
   /** A cursor for `query` at the end of the feed now: polling with it returns only later events. */

@@ -1,5 +1,13 @@
 import { CursorBinding, CursorCodec } from '../infrastructure/cursor-codec';
 import { AppError } from './app-error';
+import { RowBudget } from './row-budget';
+
+/**
+ * Rows that the list pages of this process hold at once: three pages of 1,000 and some small
+ * ones. A burst of large pages is served a few at a time instead of all together, so it cannot
+ * push the process towards its memory limit (docs/performance.md).
+ */
+export const LIST_ROWS_IN_FLIGHT = new RowBudget(4_000);
 
 /** Where a keyset page starts: after the row with this timestamp and id (in the list's order). */
 export interface KeysetPosition {
@@ -41,12 +49,14 @@ function decodePosition(values: unknown[]): KeysetPosition {
 export async function keysetPage<Row, View>(request: KeysetPageRequest<Row, View>): Promise<Page<View>> {
   const { cursors, binding, limit } = request;
   const after = request.cursor === undefined ? null : decodePosition(cursors.decode(binding, request.cursor));
-  const rows = await request.fetch(after, limit);
-  const page = rows.length > limit ? rows.slice(0, limit) : rows;
-  let nextCursor: string | null = null;
-  if (rows.length > limit) {
-    const last = request.positionOf(page[page.length - 1]);
-    nextCursor = cursors.encode(binding, [last.at.toISOString(), last.id]);
-  }
-  return { data: page.map(request.present), pagination: { next_cursor: nextCursor } };
+  return LIST_ROWS_IN_FLIGHT.run(limit + 1, async () => {
+    const rows = await request.fetch(after, limit);
+    const page = rows.length > limit ? rows.slice(0, limit) : rows;
+    let nextCursor: string | null = null;
+    if (rows.length > limit) {
+      const last = request.positionOf(page[page.length - 1]);
+      nextCursor = cursors.encode(binding, [last.at.toISOString(), last.id]);
+    }
+    return { data: page.map(request.present), pagination: { next_cursor: nextCursor } };
+  });
 }

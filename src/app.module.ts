@@ -22,12 +22,14 @@ import { WorkspaceThrottlerGuard } from './shared/interface/http/rate-limit';
 import { RateLimitModule } from './shared/interface/http/rate-limit.module';
 import { RequestLogMiddleware } from './shared/interface/http/request-log';
 import { RequestPipelineMiddleware } from './shared/interface/http/request-pipeline.middleware';
+import { IdempotencyRetentionModule } from './shared/shared.module';
 
 /**
  * The HTTP API. A request passes, in order: the request log (it gives the request its id; lines
  * through nestjs-pino's pino logger), the metrics' timer, the request middleware (key, then body), routing, the rate-limit
- * guard (the workspace's budget), the auth guard (scope, workspace, body errors), the handler;
- * any error ends in the exception filter.
+ * guard (the workspace's budget), the auth guard (scope, workspace, body errors), on POST and
+ * PATCH routes the idempotency interceptor (`Idempotency-Key`), the handler; any error ends in
+ * the exception filter.
  */
 @Module({})
 export class AppModule implements NestModule {
@@ -50,7 +52,7 @@ export class AppModule implements NestModule {
         EventsModule,
         WebhooksModule,
         // One command serves a demo: the API runs the pipeline workers too unless RUN_WORKERS=false.
-        ...(config.runWorkers ? [PipelineModule, EventsRetentionModule, WebhookWorkersModule] : []),
+        ...(config.runWorkers ? [PipelineModule, EventsRetentionModule, IdempotencyRetentionModule, WebhookWorkersModule] : []),
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

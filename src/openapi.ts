@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject } from '@nestjs/swagger';
+import { documentIdempotency } from './shared/interface/http/idempotency.interceptor';
 import { BEARER_SCHEME, ERROR_SCHEMA, ERROR_SCHEMA_NAME } from './shared/interface/http/openapi.decorators';
 
 export const DOCS_PATH = 'docs';
@@ -48,6 +49,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operation.security = [];
     operation.responses = described.responses;
   }
+  documentIdempotency(document);
   return document;
 }
 

@@ -5,14 +5,25 @@ import { CoreModule } from './core.module';
 import { EventsRetentionModule } from './modules/events/events.module';
 import { PipelineModule } from './modules/pipeline/pipeline.module';
 import { WebhookWorkersModule } from './modules/webhooks/webhooks.module';
+import { IdempotencyRetentionModule } from './shared/shared.module';
 
-/** The worker process: the pipeline's processors, events retention, webhook dispatch and delivery, and nothing that serves HTTP. */
+/**
+ * The worker process: the pipeline's processors, events and idempotency-key retention, webhook
+ * dispatch and delivery, and nothing that serves HTTP.
+ */
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.forRoot(config), loggingModule(), PipelineModule, EventsRetentionModule, WebhookWorkersModule],
+      imports: [
+        CoreModule.forRoot(config),
+        loggingModule(),
+        PipelineModule,
+        EventsRetentionModule,
+        IdempotencyRetentionModule,
+        WebhookWorkersModule,
+      ],
     };
   }
 }

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       expect(config.pipelineLockMs).toBe(30_000);
       expect(config.eventsRetentionDays).toBe(30);
       expect(config.eventsEnabled).toBe(true);
+      expect(config.idempotencyTtlHours).toBe(24);
       expect(config.secretsKeyDefault).toBe(true);
       expect(config.webhooks).toEqual({ allowInsecureUrls: false, retryBaseMs: 5_000 });
     });
@@ -88,6 +89,7 @@ describe('loadConfig', () => {
         PIPELINE_LOCK_MS: '5000',
         EVENTS_RETENTION_DAYS: '7',
         EVENTS_ENABLED: 'false',
+        IDEMPOTENCY_TTL_HOURS: '48',
         SECRETS_KEY: 'k'.repeat(32),
         WEBHOOK_ALLOW_INSECURE_URLS: 'true',
         WEBHOOK_RETRY_BASE_MS: '100',
@@ -103,6 +105,7 @@ describe('loadConfig', () => {
       expect(config.pipelineLockMs).toBe(5_000);
       expect(config.eventsRetentionDays).toBe(7);
       expect(config.eventsEnabled).toBe(false);
+      expect(config.idempotencyTtlHours).toBe(48);
       expect(config).toMatchObject({ secretsKey: 'k'.repeat(32), secretsKeyDefault: false });
       expect(config.webhooks).toEqual({ allowInsecureUrls: true, retryBaseMs: 100 });
     });
@@ -169,6 +172,9 @@ describe('loadConfig', () => {
       ['PIPELINE_LOCK_MS', '999'],
       ['PIPELINE_LOCK_MS', '600001'],
       ['PIPELINE_LOCK_MS', '30s'],
+      ['IDEMPOTENCY_TTL_HOURS', '0'],
+      ['IDEMPOTENCY_TTL_HOURS', '721'],
+      ['IDEMPOTENCY_TTL_HOURS', '1d'],
     ])('%s=%s', (variable, value) => {
       const error = configError({ [variable]: value });
       expect(error).toBeInstanceOf(Error);

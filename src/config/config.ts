@@ -22,6 +22,8 @@ export interface AppConfig {
   eventsRetentionDays: number;
   /** Whether changes write events (the feed and webhooks); off only where neither is used. */
   eventsEnabled: boolean;
+  /** How long an `Idempotency-Key` is remembered (and its answer replayed) after its first use. */
+  idempotencyTtlHours: number;
   /** Encrypts webhook signing secrets at rest; every process must use the same value. */
   secretsKey: string;
   /** True when SECRETS_KEY was not set and the built-in development key is in use. */
@@ -115,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     pipelineLockMs: integer(env, 'PIPELINE_LOCK_MS', 30_000, 1_000, 600_000),
     eventsRetentionDays: integer(env, 'EVENTS_RETENTION_DAYS', 30, 1, 3650),
     eventsEnabled: boolean(env, 'EVENTS_ENABLED', true),
+    idempotencyTtlHours: integer(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 720),
     secretsKey: secretsKey || DEVELOPMENT_SECRETS_KEY,
     secretsKeyDefault: !secretsKey,
     webhooks: {

@@ -142,6 +142,39 @@ describe('OpenAPI document', () => {
     expect(schemes.api_key).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
+  it('declares Idempotency-Key on every POST and PATCH of the API, with Idempotent-Replayed and the reused-key errors', () => {
+    const operations: string[] = [];
+    for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
+      if (!/^\/(v1|ingest)\//.test(path)) continue;
+      for (const method of ['post', 'patch']) {
+        const op = item[method] as Json | undefined;
+        if (!op) continue;
+        operations.push(`${method} ${path}`);
+        const header = ((op.parameters ?? []) as Json[]).find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+        expect({ op: `${method} ${path}`, header }).toEqual({
+          op: `${method} ${path}`,
+          header: expect.objectContaining({ required: false, schema: expect.objectContaining({ minLength: 1, maxLength: 255 }) }),
+        });
+        const responses = op.responses as Record<string, Json>;
+        const successes = Object.keys(responses).filter((status) => /^2/.test(status));
+        expect(successes.length).toBeGreaterThan(0);
+        for (const status of successes) {
+          expect((responses[status].headers as Json | undefined)?.['Idempotent-Replayed']).toBeDefined();
+        }
+        expect(responses['400'].description).toContain('idempotency_key_mismatch');
+        expect(responses['409'].description).toContain('idempotency_key_in_use');
+      }
+    }
+    // The collection must see the write routes, or the checks above prove nothing.
+    expect(operations).toEqual(
+      expect.arrayContaining(['post /ingest/v1/activities', 'patch /v1/kb/icps/{icp_id}', 'post /v1/webhook-endpoints']),
+    );
+    const codes = ((((document.components as Json).schemas as Json).Error as Json).properties as Json).error as Json;
+    expect(((codes.properties as Json).code as Json).enum).toEqual(
+      expect.arrayContaining(['idempotency_key_mismatch', 'idempotency_key_in_use']),
+    );
+  });
+
   it('derives the Competitor create and update bodies from the field declarations', () => {
     const collection = (document.paths as Record<string, Json>)['/v1/kb/competitors'];
     const create = (((collection.post as Json).requestBody as Json).content as Json)['application/json'] as Json;

@@ -6,6 +6,7 @@ import { ActivityUpdatesInPlace1764115200000 } from './1764115200000-activity-up
 import { BuyerEvaluationDetail1764201600000 } from './1764201600000-buyer-evaluation-detail';
 import { Events1764288000000 } from './1764288000000-events';
 import { Webhooks1764374400000 } from './1764374400000-webhooks';
+import { IdempotencyKeys1764460800000 } from './1764460800000-idempotency-keys';
 
 /** Every migration, oldest first. Listed explicitly so the same list works from src/ and dist/. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   BuyerEvaluationDetail1764201600000,
   Events1764288000000,
   Webhooks1764374400000,
+  IdempotencyKeys1764460800000,
 ];

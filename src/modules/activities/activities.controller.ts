@@ -4,6 +4,7 @@ import type { SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { ApiErrors, ApiKeyAuth } from '../../shared/interface/http/openapi.decorators';
 import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
+import { Idempotent } from '../../shared/interface/http/idempotency.interceptor';
 import { SIGNAL_TYPES } from '../signals/signal-types';
 import { MAX_ACTIVITIES } from './activity-input';
 import { ActivitiesService } from './activities.service';
@@ -63,6 +64,7 @@ export class ActivitiesController {
   /** 202: the activities are stored and queued; processing happens asynchronously. */
   @Post()
   @HttpCode(202)
+  @Idempotent()
   @ApiOperation({ operationId: 'ingest_activities', summary: 'Submit raw activities to the pipeline (all or nothing)' })
   @ApiBody({ required: true, schema: INTAKE_BODY })
   @ApiAcceptedResponse({

@@ -3,6 +3,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { CurrentWorkspace, ReadsOnly } from '../../shared/interface/http/auth.guard';
+import { Idempotent } from '../../shared/interface/http/idempotency.interceptor';
 import { noQueryPipe } from '../../shared/interface/http/list-query.pipe';
 import { ApiErrors, ApiIdParam, ApiKeyAuth, STRING_SCHEMA as str } from '../../shared/interface/http/openapi.decorators';
 import { CRITERION_KINDS } from '../pipeline/profile-reading';
@@ -136,6 +137,7 @@ export class CriteriaController {
   @Post('icps/criteria')
   @HttpCode(200)
   @ReadsOnly()
+  @Idempotent()
   @CriteriaDocs('ICP', 'read_icp_criteria', false)
   draftIcp(@Body() body: unknown) {
     return this.criteria.draft('icp', body);
@@ -144,6 +146,7 @@ export class CriteriaController {
   @Post('personas/criteria')
   @HttpCode(200)
   @ReadsOnly()
+  @Idempotent()
   @CriteriaDocs('Persona', 'read_persona_criteria', false)
   draftPersona(@Body() body: unknown) {
     return this.criteria.draft('persona', body);

@@ -3,6 +3,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { CurrentWorkspace, ReadsOnly } from '../../shared/interface/http/auth.guard';
+import { Idempotent } from '../../shared/interface/http/idempotency.interceptor';
 import { ApiErrors, ApiIdParam, ApiKeyAuth, STRING_SCHEMA as str } from '../../shared/interface/http/openapi.decorators';
 import { SIMULATE_DEFAULT_BUYERS, SIMULATE_MAX_BUYERS, SimulationService } from './simulation.service';
 
@@ -87,6 +88,7 @@ export class SimulationController {
   @Post('icps/simulate')
   @HttpCode(200)
   @ReadsOnly()
+  @Idempotent()
   @SimulateDocs('ICP', 'simulate_new_icp', false)
   simulateNewIcp(@CurrentWorkspace() ctx: WorkspaceContext, @Body() body: unknown) {
     return this.simulation.simulate(ctx, 'icp', null, body);
@@ -95,6 +97,7 @@ export class SimulationController {
   @Post('icps/:icp_id/simulate')
   @HttpCode(200)
   @ReadsOnly()
+  @Idempotent()
   @SimulateDocs('ICP', 'simulate_icp', true)
   @ApiIdParam('icp_id', 'icp_')
   simulateIcp(@CurrentWorkspace() ctx: WorkspaceContext, @Param('icp_id') id: string, @Body() body: unknown) {
@@ -104,6 +107,7 @@ export class SimulationController {
   @Post('personas/simulate')
   @HttpCode(200)
   @ReadsOnly()
+  @Idempotent()
   @SimulateDocs('Persona', 'simulate_new_persona', false)
   simulateNewPersona(@CurrentWorkspace() ctx: WorkspaceContext, @Body() body: unknown) {
     return this.simulation.simulate(ctx, 'persona', null, body);
@@ -112,6 +116,7 @@ export class SimulationController {
   @Post('personas/:persona_id/simulate')
   @HttpCode(200)
   @ReadsOnly()
+  @Idempotent()
   @SimulateDocs('Persona', 'simulate_persona', true)
   @ApiIdParam('persona_id', 'per_')
   simulatePersona(@CurrentWorkspace() ctx: WorkspaceContext, @Param('persona_id') id: string, @Body() body: unknown) {

@@ -3,6 +3,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, 
 import type { SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
+import { Idempotent } from '../../shared/interface/http/idempotency.interceptor';
 import { kbListQueryPipe } from '../../shared/interface/http/list-query.pipe';
 import {
   ApiErrors,
@@ -99,6 +100,7 @@ export class WebhookEndpointsController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}
 
   @Post('webhook-endpoints')
+  @Idempotent()
   @ApiOperation({
     operationId: 'create_webhook_endpoint',
     summary: 'Create a webhook endpoint; the answer carries its signing secret, once',
@@ -130,6 +132,7 @@ export class WebhookEndpointsController {
   }
 
   @Patch('webhook-endpoints/:endpoint_id')
+  @Idempotent()
   @ApiOperation({ operationId: 'update_webhook_endpoint', summary: 'Change the URL, the events, the description, or enable and disable' })
   @ID_PARAM
   @ApiBody({ schema: { type: 'object', additionalProperties: false, properties: { ...ENDPOINT_FIELDS, enabled: { type: 'boolean' } } } })
@@ -151,6 +154,7 @@ export class WebhookEndpointsController {
 
   @Post('webhook-endpoints/:endpoint_id/rotate-secret')
   @HttpCode(200)
+  @Idempotent()
   @ApiOperation({
     operationId: 'rotate_webhook_secret',
     summary: 'A new signing secret, shown once; the old one keeps signing beside it for 24 hours',
@@ -164,6 +168,7 @@ export class WebhookEndpointsController {
 
   @Post('webhook-endpoints/:endpoint_id/test')
   @HttpCode(200)
+  @Idempotent()
   @ApiOperation({ operationId: 'test_webhook_endpoint', summary: 'Send a signed `ping` now and answer with the attempt' })
   @ID_PARAM
   @ApiOkResponse({ description: 'The attempt, as recorded among the deliveries', schema: DELIVERY_SCHEMA })
@@ -189,6 +194,7 @@ export class WebhookEndpointsController {
 
   @Post('events/:event_id/redeliver')
   @HttpCode(202)
+  @Idempotent()
   @ApiOperation({ operationId: 'redeliver_event', summary: 'Send an event again to every enabled endpoint that subscribes to it' })
   @ApiParam({ name: 'event_id', required: true, schema: { type: 'string', pattern: '^evt_' } })
   @ApiResponse({ status: 202, description: 'Queued', schema: REDELIVERY_SCHEMA })

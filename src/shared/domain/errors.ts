@@ -11,6 +11,9 @@ export const ErrorCode = {
   rateLimitExceeded: 'rate_limit_exceeded',
   serviceUnavailable: 'service_unavailable',
   internal: 'internal_error',
+  // DESIGN §7: an Idempotency-Key reused for another request, or while its first request runs.
+  idempotencyKeyMismatch: 'idempotency_key_mismatch',
+  idempotencyKeyInUse: 'idempotency_key_in_use',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -27,4 +30,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   rate_limit_exceeded: 429,
   service_unavailable: 503,
   internal_error: 500,
+  idempotency_key_mismatch: 400,
+  idempotency_key_in_use: 409,
 };

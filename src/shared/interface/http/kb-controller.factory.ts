@@ -8,6 +8,7 @@ import { KbRecordEntity } from '../../infrastructure/kb-record.entity';
 import { kbListQueryPipe } from './list-query.pipe';
 import { ApiErrors, ApiIdParam, ApiKeyAuth, CURSOR_QUERY, kbSchemas, LIMIT_QUERY, pageSchema } from './openapi.decorators';
 import { CurrentWorkspace } from './auth.guard';
+import { Idempotent } from './idempotency.interceptor';
 
 /** The controller of a knowledge-base resource: routes from its declaration, one service call each. */
 export interface KbControllerInstance {
@@ -59,6 +60,7 @@ export function KbController<E extends KbRecordEntity>(
 
     @Post()
     @HttpCode(201)
+    @Idempotent()
     @ApiOperation({ operationId: `create_${resource.path}`, summary: `Create a ${noun}` })
     @ApiBody({ required: true, schema: schemas.create })
     @ApiCreatedResponse({ description: 'The created record', schema: schemas.record })
@@ -68,6 +70,7 @@ export function KbController<E extends KbRecordEntity>(
     }
 
     @Patch(byId)
+    @Idempotent()
     @ApiOperation({ operationId: `update_${resource.path}`, summary: `Update some fields of a ${noun}` })
     @idParam
     @ApiBody({ required: true, schema: schemas.update })

@@ -53,6 +53,8 @@ export const ERROR_SCHEMA: SchemaObject = {
             'rate_limit_exceeded',
             'service_unavailable',
             'internal_error',
+            'idempotency_key_mismatch',
+            'idempotency_key_in_use',
           ],
         },
         message: { type: 'string' },

@@ -1,5 +1,5 @@
 import { PipelineSweeper } from '../../src/modules/pipeline/infrastructure/sweeper';
-import { createKb, postActivities, uniq, waitForActivities, websiteActivity } from '../support/pipeline';
+import { createKb, uniq, waitForActivities, websiteActivity } from '../support/pipeline';
 import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
 import { TestApp, TestWorkspace } from '../support/test-app';
 
@@ -35,13 +35,20 @@ describe('requests while Redis is away', () => {
 
     // No external_id: nothing but the answer tells the client that these were taken.
     const activities = Array.from({ length: 5 }, () => websiteActivity('visited_page', `https://${page}`));
-    const { res, ms } = await timed(() => postActivities(t, ws.auth, { activities }));
+    const key = `batch-${uniq()}`;
+    const send = () => t.http.post('/ingest/v1/activities').set('Authorization', ws.auth).set('Idempotency-Key', key).send({ activities });
+    const { res, ms } = await timed(send);
     expect(res.status).toBe(202);
     expect(ms).toBeLessThan(ANSWER_WITHIN_MS);
     const ids = (res.body.data as Array<{ id: string; status: string }>).map((entry) => {
       expect(entry.status).toBe('queued');
       return entry.id;
     });
+    // A client that gave up waiting retries with the same key: the stored answer, nothing new.
+    const retried = await send();
+    expect(retried.status).toBe(202);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.body).toEqual(res.body);
 
     await redis.start();
     // The sweeper queues what Redis did not take (it runs every minute; here at once).

@@ -12,7 +12,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.forRoot(config), loggingModule(), PipelineModule, EventsRetentionModule, WebhookWorkersModule],
+      imports: [CoreModule.forRoot(config, 'worker'), loggingModule(), PipelineModule, EventsRetentionModule, WebhookWorkersModule],
     };
   }
 }

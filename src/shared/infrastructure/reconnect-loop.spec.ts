@@ -43,9 +43,17 @@ describe('ReconnectLoop', () => {
 
   const noJitter = () => new Backoff({ initialMs: 500, maxMs: 10_000, jitter: 0 });
 
-  it('makes one attempt however often it is started', async () => {
+  /** A loop on hand-settled attempts, without jitter, started once. */
+  function startedLoop() {
     const { attempts, connect } = connections();
-    const loop = new ReconnectLoop(connect, events(), noJitter());
+    const on = events();
+    const loop = new ReconnectLoop(connect, on, noJitter());
+    loop.start();
+    return { attempts, on, loop };
+  }
+
+  it('makes one attempt however often it is started', async () => {
+    const { attempts, loop } = startedLoop();
     for (let i = 0; i < 100; i++) loop.start();
     expect(attempts).toHaveLength(1);
     attempts[0].resolve();
@@ -56,10 +64,7 @@ describe('ReconnectLoop', () => {
   });
 
   it('retries a failure after the backoff, one attempt at a time, and reports the outage once', async () => {
-    const { attempts, connect } = connections();
-    const on = events();
-    const loop = new ReconnectLoop(connect, on, noJitter());
-    loop.start();
+    const { attempts, on, loop } = startedLoop();
     attempts[0].resolve();
     await settle();
 
@@ -104,10 +109,7 @@ describe('ReconnectLoop', () => {
   });
 
   it('counts one failure however many ways an attempt reports it', async () => {
-    const { attempts, connect } = connections();
-    const on = events();
-    const loop = new ReconnectLoop(connect, on, noJitter());
-    loop.start();
+    const { attempts, on } = startedLoop();
     attempts[0].lost(new Error('error event'));
     attempts[0].lost(new Error('end event'));
     attempts[0].reject(new Error('rejection'));
@@ -118,26 +120,23 @@ describe('ReconnectLoop', () => {
     expect(attempts).toHaveLength(2);
   });
 
-  it('makes no attempt once stopped, and ignores the outcome of the one running', async () => {
-    const { attempts, connect } = connections();
-    const on = events();
-    const loop = new ReconnectLoop(connect, on, noJitter());
-    loop.start();
+  it('makes no attempt once stopped', async () => {
+    const { attempts, loop } = startedLoop();
     attempts[0].reject(new Error('refused'));
     await settle();
     loop.stop();
     jest.advanceTimersByTime(60_000);
     expect(attempts).toHaveLength(1);
+  });
 
-    const other = connections();
-    const second = new ReconnectLoop(other.connect, events(), noJitter());
-    second.start();
-    second.stop();
-    other.attempts[0].resolve();
+  it('ignores the outcome of the attempt running when it is stopped', async () => {
+    const { attempts, loop } = startedLoop();
+    loop.stop();
+    attempts[0].resolve();
     await settle();
-    expect(second.up).toBe(false);
-    second.start();
-    expect(other.attempts).toHaveLength(1);
+    expect(loop.up).toBe(false);
+    loop.start();
+    expect(attempts).toHaveLength(1);
   });
 
   it('treats a connect function that throws as a failed attempt', async () => {

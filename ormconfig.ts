@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
+import { DATABASE_TIMEOUT_DEFAULTS } from './src/config/config';
 import { dataSourceOptions } from './src/database/data-source';
 
 /**
@@ -7,4 +8,6 @@ import { dataSourceOptions } from './src/database/data-source';
  * `npx typeorm-ts-node-commonjs migration:generate -d ormconfig.ts src/database/migrations/<name>`.
  * The application itself runs migrations at start-up (`npm start`) or with `npm run migration:run`.
  */
-export default new DataSource(dataSourceOptions(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/buyer_intel'));
+export default new DataSource(
+  dataSourceOptions(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/buyer_intel', DATABASE_TIMEOUT_DEFAULTS, 'cli'),
+);

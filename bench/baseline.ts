@@ -19,7 +19,9 @@
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
+import { DATABASE_TIMEOUT_DEFAULTS } from '../src/config/config';
 import { PG_TYPES } from '../src/database/pg-types';
+import { pgTimeouts } from '../src/database/timeouts';
 import { presentBuyer } from '../src/modules/buyers/buyer-view';
 import type { BuyerRow } from '../src/modules/buyers/buyers.repository';
 import { BUYER_SELECT } from '../src/modules/buyers/buyers.sql';
@@ -37,7 +39,7 @@ import { CursorCodec } from '../src/shared/infrastructure/cursor-codec';
 import { keysetSql } from '../src/shared/infrastructure/keyset-sql';
 
 /** The API's pool: `extra` of src/database/data-source.ts. */
-export const API_POOL_OPTIONS = { max: 20, connectionTimeoutMillis: 5_000, statement_timeout: 15_000, types: PG_TYPES } as const;
+export const API_POOL_OPTIONS = { max: 20, ...pgTimeouts(DATABASE_TIMEOUT_DEFAULTS, 'api'), types: PG_TYPES } as const;
 
 interface BaselineConfig {
   port: number;

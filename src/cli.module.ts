@@ -10,7 +10,7 @@ export class CliModule {
   static forRoot(config: AppConfig, modules: Array<Type<unknown>> = []): DynamicModule {
     return {
       module: CliModule,
-      imports: [CoreModule.forRoot(config), WorkspacesModule, ...modules],
+      imports: [CoreModule.forRoot(config, 'cli'), WorkspacesModule, ...modules],
     };
   }
 }

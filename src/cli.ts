@@ -32,7 +32,7 @@ class CliFailure extends Error {}
 
 async function withContext<T>(run: (app: INestApplicationContext) => Promise<T>, modules: Array<Type<unknown>> = []): Promise<T> {
   const config = loadConfig();
-  await prepareDatabase(config.databaseUrl);
+  await prepareDatabase(config.databaseUrl, config.database);
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, modules), { logger: ['error'] });
   try {
     return await run(app);
@@ -56,7 +56,7 @@ export function buildProgram(): Command {
     .description('create the database if needed and apply pending migrations')
     .action(async () => {
       const config = loadConfig();
-      print({ applied: await prepareDatabase(config.databaseUrl) });
+      print({ applied: await prepareDatabase(config.databaseUrl, config.database) });
     });
 
   const workspace = program.command('workspace').description('manage workspaces');

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
+import { DatabaseWorkload } from './database/timeouts';
 import { DatabaseModule } from './database/database.module';
 import { SharedModule } from './shared/shared.module';
 
@@ -11,10 +12,11 @@ import { SharedModule } from './shared/shared.module';
  */
 @Module({})
 export class CoreModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  /** `workload`: what the process runs on its database pool, which bounds its statements (ADR 0046). */
+  static forRoot(config: AppConfig, workload: DatabaseWorkload = 'api'): DynamicModule {
     return {
       module: CoreModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, SharedModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(workload), SharedModule],
     };
   }
 }

@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   limitHeapGrowth();
   const config = loadConfig();
   const logger = new Logger('Main');
-  const ran = await prepareDatabase(config.databaseUrl);
+  const ran = await prepareDatabase(config.databaseUrl, config.database);
   if (ran.length > 0) logger.log(`Applied migrations: ${ran.join(', ')}`);
   if (config.cursorSecretGenerated) {
     logger.warn('CURSOR_SECRET is not set: using a random secret, so cursors do not survive a restart or work across instances.');

@@ -17,7 +17,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [
-        CoreModule.forRoot(config),
+        CoreModule.forRoot(config, 'worker'),
         loggingModule(),
         PipelineModule,
         EventsRetentionModule,

@@ -14,7 +14,7 @@ import { WorkerModule } from './worker.module';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = new Logger('Worker');
-  await prepareDatabase(config.databaseUrl);
+  await prepareDatabase(config.databaseUrl, config.database);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
   // The same structured logger as the API (JSON, or readable lines on a terminal).
   app.useLogger(app.get(PinoLogger));

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       expect(config.idempotencyTtlHours).toBe(24);
       expect(config.secretsKeyDefault).toBe(true);
       expect(config.webhooks).toEqual({ allowInsecureUrls: false, retryBaseMs: 5_000 });
+      expect(config.database).toEqual({ connectTimeoutMs: 5_000, queryTimeoutMs: 5_000, workerQueryTimeoutMs: 16_000 });
     });
 
     it('generates a random cursor secret and says so', () => {
@@ -93,6 +94,9 @@ describe('loadConfig', () => {
         SECRETS_KEY: 'k'.repeat(32),
         WEBHOOK_ALLOW_INSECURE_URLS: 'true',
         WEBHOOK_RETRY_BASE_MS: '100',
+        DATABASE_CONNECT_TIMEOUT_MS: '2000',
+        DATABASE_QUERY_TIMEOUT_MS: '3000',
+        DATABASE_WORKER_QUERY_TIMEOUT_MS: '60000',
       });
       expect(config.port).toBe(8080);
       expect(config.databaseUrl).toBe('postgresql://app:pw@db.internal:5433/other');
@@ -108,6 +112,7 @@ describe('loadConfig', () => {
       expect(config.idempotencyTtlHours).toBe(48);
       expect(config).toMatchObject({ secretsKey: 'k'.repeat(32), secretsKeyDefault: false });
       expect(config.webhooks).toEqual({ allowInsecureUrls: true, retryBaseMs: 100 });
+      expect(config.database).toEqual({ connectTimeoutMs: 2_000, queryTimeoutMs: 3_000, workerQueryTimeoutMs: 60_000 });
     });
 
     it('accepts a cursor secret of exactly 16 bytes', () => {
@@ -175,6 +180,13 @@ describe('loadConfig', () => {
       ['IDEMPOTENCY_TTL_HOURS', '0'],
       ['IDEMPOTENCY_TTL_HOURS', '721'],
       ['IDEMPOTENCY_TTL_HOURS', '1d'],
+      ['DATABASE_CONNECT_TIMEOUT_MS', '499'],
+      ['DATABASE_CONNECT_TIMEOUT_MS', '5s'],
+      ['DATABASE_QUERY_TIMEOUT_MS', '999'],
+      ['DATABASE_QUERY_TIMEOUT_MS', '600001'],
+      ['DATABASE_QUERY_TIMEOUT_MS', '0'],
+      ['DATABASE_WORKER_QUERY_TIMEOUT_MS', '999'],
+      ['DATABASE_WORKER_QUERY_TIMEOUT_MS', 'none'],
     ])('%s=%s', (variable, value) => {
       const error = configError({ [variable]: value });
       expect(error).toBeInstanceOf(Error);

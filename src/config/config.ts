@@ -34,7 +34,25 @@ export interface AppConfig {
     /** The first retry's delay; the later ones keep their proportions to it (5 s: about three days in all). */
     retryBaseMs: number;
   };
+  /** How long the service waits for PostgreSQL (ADR 0046). */
+  database: DatabaseTimeouts;
 }
+
+export interface DatabaseTimeouts {
+  /** A connection, new or a free one from the pool, not obtained within this fails. */
+  connectTimeoutMs: number;
+  /** Bound on each statement's answer in the API process (its inline workers included). */
+  queryTimeoutMs: number;
+  /** The same bound in worker processes, whose batches run longer. */
+  workerQueryTimeoutMs: number;
+}
+
+/** The defaults of `DatabaseTimeouts`, also used where no configuration is at hand (tests, ormconfig.ts). */
+export const DATABASE_TIMEOUT_DEFAULTS: Readonly<DatabaseTimeouts> = {
+  connectTimeoutMs: 5_000,
+  queryTimeoutMs: 5_000,
+  workerQueryTimeoutMs: 16_000,
+};
 
 /** Used when SECRETS_KEY is unset, so a development setup works; production must set its own. */
 const DEVELOPMENT_SECRETS_KEY = 'development-only-secrets-key-do-not-use-in-production';
@@ -123,6 +141,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhooks: {
       allowInsecureUrls: boolean(env, 'WEBHOOK_ALLOW_INSECURE_URLS', false),
       retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 1, 600_000),
+    },
+    database: {
+      connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', DATABASE_TIMEOUT_DEFAULTS.connectTimeoutMs, 500, 60_000),
+      queryTimeoutMs: integer(env, 'DATABASE_QUERY_TIMEOUT_MS', DATABASE_TIMEOUT_DEFAULTS.queryTimeoutMs, 1_000, 600_000),
+      workerQueryTimeoutMs: integer(
+        env,
+        'DATABASE_WORKER_QUERY_TIMEOUT_MS',
+        DATABASE_TIMEOUT_DEFAULTS.workerQueryTimeoutMs,
+        1_000,
+        600_000,
+      ),
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { DATABASE_TIMEOUT_DEFAULTS } from '../config/config';
 import { dataSourceOptions } from './data-source';
 
 const DUPLICATE_DATABASE = '42P04';
@@ -13,11 +14,22 @@ function databaseName(databaseUrl: string): string {
   return name;
 }
 
+/**
+ * Start-up and maintenance connections wait at most this long to connect. Their statements are not
+ * bounded: a migration may build an index on a large table, and `DROP DATABASE` waits for its
+ * sessions to end.
+ */
+type ConnectTimeout = { connectTimeoutMs?: number };
+
 /** Runs `work` on a connection to the server's `postgres` maintenance database. */
-async function withMaintenanceConnection<T>(databaseUrl: string, work: (client: Client) => Promise<T>): Promise<T> {
+async function withMaintenanceConnection<T>(
+  databaseUrl: string,
+  { connectTimeoutMs = DATABASE_TIMEOUT_DEFAULTS.connectTimeoutMs }: ConnectTimeout,
+  work: (client: Client) => Promise<T>,
+): Promise<T> {
   const admin = new URL(databaseUrl);
   admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
+  const client = new Client({ connectionString: admin.toString(), connectionTimeoutMillis: connectTimeoutMs });
   await client.connect();
   try {
     return await work(client);
@@ -27,9 +39,9 @@ async function withMaintenanceConnection<T>(databaseUrl: string, work: (client: 
 }
 
 /** Creates the database of `databaseUrl` when it does not exist yet. */
-export async function ensureDatabase(databaseUrl: string): Promise<void> {
+export async function ensureDatabase(databaseUrl: string, options: ConnectTimeout = {}): Promise<void> {
   const name = databaseName(databaseUrl);
-  await withMaintenanceConnection(databaseUrl, async (client) => {
+  await withMaintenanceConnection(databaseUrl, options, async (client) => {
     const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (exists.rowCount === 0) {
       await client.query(`CREATE DATABASE "${name}"`).catch((error: { code?: string }) => {
@@ -41,8 +53,11 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
 }
 
 /** Runs pending migrations under an advisory lock; returns the names of those it ran. */
-export async function runMigrations(databaseUrl: string): Promise<string[]> {
-  const dataSource = new DataSource({ ...dataSourceOptions(databaseUrl), extra: { max: 1 } });
+export async function runMigrations(
+  databaseUrl: string,
+  { connectTimeoutMs = DATABASE_TIMEOUT_DEFAULTS.connectTimeoutMs }: ConnectTimeout = {},
+): Promise<string[]> {
+  const dataSource = new DataSource({ ...dataSourceOptions(databaseUrl), extra: { max: 1, connectionTimeoutMillis: connectTimeoutMs } });
   await dataSource.initialize();
   try {
     await dataSource.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -58,13 +73,13 @@ export async function runMigrations(databaseUrl: string): Promise<string[]> {
 }
 
 /** What `npm start`, the worker and the CLI do before touching data. */
-export async function prepareDatabase(databaseUrl: string): Promise<string[]> {
-  await ensureDatabase(databaseUrl);
-  return runMigrations(databaseUrl);
+export async function prepareDatabase(databaseUrl: string, options: ConnectTimeout = {}): Promise<string[]> {
+  await ensureDatabase(databaseUrl, options);
+  return runMigrations(databaseUrl, options);
 }
 
 /** Drops a database (tests only clean up their own). */
 export async function dropDatabase(databaseUrl: string): Promise<void> {
   const name = databaseName(databaseUrl);
-  await withMaintenanceConnection(databaseUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  await withMaintenanceConnection(databaseUrl, {}, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 }

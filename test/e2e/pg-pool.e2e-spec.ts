@@ -1,7 +1,8 @@
 import { Pool } from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
 import { poolOf } from '../../src/database/pg-pool';
+import { preparedQuery } from '../../src/shared/infrastructure/prepared-query';
 
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -34,5 +35,58 @@ describe("the DataSource's pg pool (TypeORM's driver option)", () => {
       await db.destroy();
       await other.destroy();
     }
+  });
+
+  describe('a statement the server does not answer within the query timeout', () => {
+    // The client gives up after 1 s. The statements sleep with the server's statement timeout
+    // lifted, so only the client's bound can end them (as when the server is frozen).
+    const timeouts = { connectTimeoutMs: 5_000, queryTimeoutMs: 1_000, workerQueryTimeoutMs: 1_000 };
+    let db: DataSource;
+    beforeEach(async () => {
+      db = await new DataSource(dataSourceOptions(ADMIN_URL, timeouts)).initialize();
+    });
+    afterEach(async () => {
+      await db.destroy();
+    });
+
+    /** Sleeps in a transaction on one connection; answers its pid and how the transaction ended. */
+    async function sleepInTransaction(sleep: (manager: EntityManager) => Promise<unknown>) {
+      let pid = 0;
+      const started = Date.now();
+      const error = await db
+        .transaction(async (manager) => {
+          [{ pid }] = await manager.query<Array<{ pid: number }>>('SELECT pg_backend_pid() AS pid');
+          await manager.query('SET LOCAL statement_timeout = 0');
+          await sleep(manager);
+        })
+        .then(
+          () => null,
+          (failure: unknown) => failure as Error,
+        );
+      return { pid, error, ms: Date.now() - started };
+    }
+
+    /** The next statement on the pool answers at once, on another connection than `pid`. */
+    async function expectFreshConnection(pid: number) {
+      const started = Date.now();
+      const [{ next }] = await db.query<Array<{ next: number }>>('SELECT pg_backend_pid() AS next');
+      expect(Date.now() - started).toBeLessThan(500);
+      expect(next).not.toBe(pid);
+    }
+
+    it('fails its transaction within the bound, and the connection is not handed out again', async () => {
+      const { pid, error, ms } = await sleepInTransaction((manager) => manager.query('SELECT pg_sleep(3)'));
+      expect(error?.message).toMatch(/Query read timeout/);
+      // The ROLLBACK did not wait behind the unanswered statement for another full timeout.
+      expect(ms).toBeLessThan(1_800);
+      await expectFreshConnection(pid);
+    });
+
+    it("does the same for a prepared statement on the transaction's connection", async () => {
+      const { pid, error, ms } = await sleepInTransaction((manager) => preparedQuery(manager, 'SELECT pg_sleep($1)', [3]));
+      expect(error?.message).toMatch(/Query read timeout/);
+      expect(ms).toBeLessThan(1_800);
+      await expectFreshConnection(pid);
+    });
   });
 });

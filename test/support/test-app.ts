@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { Test, TestingModule } from '@nestjs/testing';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
+import type { DestinationStream } from 'pino';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { configureApp } from '../../src/app.factory';
@@ -13,17 +14,20 @@ import { CreatedWorkspace, WorkspacesService } from '../../src/modules/workspace
 
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** A fresh, uniquely named database for one test file; refuses names that do not say "test". */
-export function testDatabaseUrl(): string {
+/**
+ * A fresh, uniquely named database for one test file, on the server of `adminUrl` (by default
+ * `TEST_DATABASE_ADMIN_URL`, else the local server).
+ */
+export function testDatabaseUrl(adminUrl = ADMIN_URL): string {
   const name = `bi_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const url = new URL(ADMIN_URL);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
 }
 
-export function testConfig(overrides: NodeJS.ProcessEnv = {}): AppConfig {
+export function testConfig(overrides: NodeJS.ProcessEnv = {}, adminUrl = ADMIN_URL): AppConfig {
   return loadConfig({
-    DATABASE_URL: testDatabaseUrl(),
+    DATABASE_URL: testDatabaseUrl(adminUrl),
     CURSOR_SECRET: randomBytes(24).toString('hex'),
     LOG_LEVEL: 'silent',
     RUN_WORKERS: 'false',
@@ -72,12 +76,19 @@ export function apiApplication(moduleRef: TestingModule): INestApplication {
   return configureApp(moduleRef.createNestApplication(new ApiExpressAdapter(), { bodyParser: false, logger: false }));
 }
 
+export interface TestAppOptions {
+  /** The server to make the test database on, as its maintenance database's URL (a private cluster's `adminUrl`). */
+  databaseAdminUrl?: string;
+  /** Where the app's log lines go (with a `LOG_LEVEL` override; the structured logger is process-wide, so one app per file). */
+  logDestination?: DestinationStream;
+}
+
 /** The real API on its own database: HTTP through supertest, PostgreSQL for real. */
-export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<TestApp> {
-  const config = testConfig(overrides);
+export async function startTestApp(overrides: NodeJS.ProcessEnv = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const config = testConfig(overrides, options.databaseAdminUrl);
   if (!new URL(config.databaseUrl).pathname.includes('test')) throw new Error('Refusing a non-test database');
   await prepareDatabase(config.databaseUrl);
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, options.logDestination)] }).compile();
   const app = apiApplication(moduleRef);
   await app.init();
   const workspaces = app.get(WorkspacesService);

@@ -10,3 +10,25 @@ export function isUniqueViolation(error: unknown, suffix?: string): boolean {
 
 /** Suffix of the partial unique index on `(workspace_id, short_name) WHERE deleted_at IS NULL`. */
 export const SHORT_NAME_INDEX_SUFFIX = '_short_name_active';
+
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE']);
+// PostgreSQL: connection exceptions, too many connections, shutdown, statement timeout.
+const UNAVAILABLE_SQLSTATES = /^(08...|53300|57P0[123]|57014)$/;
+// pg and pg-pool: a lost connection, no connection within the connect timeout (a new one or a free
+// one from the pool), no answer within the query timeout, a connection ended after one.
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|is not queryable/i;
+
+/**
+ * True when PostgreSQL (or Redis) is unreachable, refusing, shutting down or not answering in
+ * time: the API answers `503` (ADR 0008), and a pipeline batch fails as a whole rather than job
+ * by job. Looks at the error, TypeORM's `driverError` and a `cause`.
+ */
+export function isUnavailable(error: unknown): boolean {
+  const candidates = [error, (error as { driverError?: unknown })?.driverError, (error as { cause?: unknown })?.cause];
+  return candidates.some((candidate) => {
+    if (!candidate || typeof candidate !== 'object') return false;
+    const { code, message } = candidate as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_ERRNOS.has(code) || UNAVAILABLE_SQLSTATES.test(code))) return true;
+    return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
+  });
+}

@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import type { EntityManager } from 'typeorm';
 import { poolOf } from '../../database/pg-pool';
+import { discardConnection, isQueryTimeout } from '../../database/timeouts';
 
 /** Statement texts seen so far and their names; texts are code, so the set stays small. */
 const names = new Map<string, string>();
@@ -20,7 +21,8 @@ function nameOf(text: string): string | undefined {
  * transaction's (`QueryRunner.connect()` hands out the pg client), or else the DataSource's pool.
  * PostgreSQL parses it once per connection and, after a few runs, plans it once too: on the hot
  * paths planning cost as much as a third of the statement. Values are passed as with
- * `manager.query`.
+ * `manager.query`. A transaction's connection whose statement timed out is ended, like TypeORM's
+ * own statements' (`DiscardTimedOutConnections`); the pool removes its own clients on any error.
  */
 export async function preparedQuery<Row = Record<string, unknown>>(
   manager: EntityManager,
@@ -29,8 +31,16 @@ export async function preparedQuery<Row = Record<string, unknown>>(
 ): Promise<{ rows: Row[]; rowCount: number | null }> {
   const config = { name: nameOf(text), text, values: values as unknown[] };
   const runner = manager.queryRunner;
-  const client = runner !== undefined && !runner.isReleased ? ((await runner.connect()) as PoolClient) : poolOf(manager.connection);
-  if (!client) throw new Error('The DataSource is not initialised');
-  const { rows, rowCount } = await client.query(config);
+  if (runner !== undefined && !runner.isReleased) {
+    const client = (await runner.connect()) as PoolClient;
+    const { rows, rowCount } = await client.query(config).catch((error: unknown) => {
+      if (isQueryTimeout(error)) discardConnection(client);
+      throw error;
+    });
+    return { rows: rows as Row[], rowCount };
+  }
+  const pool = poolOf(manager.connection);
+  if (!pool) throw new Error('The DataSource is not initialised');
+  const { rows, rowCount } = await pool.query(config);
   return { rows: rows as Row[], rowCount };
 }

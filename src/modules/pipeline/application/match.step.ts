@@ -18,6 +18,7 @@ import { MatchWriter } from '../infrastructure/match-writer';
 import { carriedWith, PipelineJob, PipelineQueue } from '../queues';
 import { PipelineStep, restart } from './pipeline-step';
 import { groupBy, turnBatching } from '../../../shared/infrastructure/turn-batching';
+import { isUnavailable } from '../../../shared/infrastructure/postgres-errors';
 
 const LINKEDIN_COMPANY = /linkedin\.com\/company\/([^/?#\s]+)/i;
 
@@ -53,7 +54,10 @@ export class MatchStep extends PipelineStep {
 
   /**
    * One transaction per workspace. If a batch fails, its jobs are matched again one by one, so
-   * that a failure (a deadlock, one bad activity) fails only the job it belongs to.
+   * that a failure (a deadlock, one bad activity) fails only the job it belongs to. When PostgreSQL
+   * is unavailable (refusing, or not answering within the query timeout) every job of the batch
+   * fails at once and BullMQ retries each with backoff: one by one, a batch of 64 would wait out
+   * the timeout 64 times.
    */
   private async runBatch(jobs: readonly PipelineJob[]): Promise<Array<PipelineQueue | null | Error>> {
     const answers: Array<PipelineQueue | null | Error> = jobs.map(() => null);
@@ -71,7 +75,10 @@ export class MatchStep extends PipelineStep {
         try {
           await attempt(members);
         } catch (error) {
-          if (members.length === 1) return void (answers[members[0].index] = asError(error));
+          if (members.length === 1 || isUnavailable(error)) {
+            for (const { index } of members) answers[index] = asError(error);
+            return;
+          }
           for (const member of members) await attempt([member]).catch((alone) => (answers[member.index] = asError(alone)));
         }
       }),

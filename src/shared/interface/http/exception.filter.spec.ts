@@ -57,6 +57,20 @@ describe('ApiExceptionFilter', () => {
     expect(run(adminShutdown).status).toBe(503);
   });
 
+  it.each([
+    ['no answer within the query timeout', { driverError: new Error('Query read timeout') }],
+    ['the same from the pool directly', new Error('Query read timeout')],
+    ['no free connection within the connect timeout', new Error('timeout exceeded when trying to connect')],
+    ['no new connection within the connect timeout', new Error('Connection terminated due to connection timeout')],
+    ['a connection ended after a timeout', { driverError: new Error('Client was closed and is not queryable') }],
+    ['the statement timeout', { driverError: { code: '57014', message: 'canceling statement due to statement timeout' } }],
+  ])('maps %s to 503 service_unavailable with Retry-After', (_, error) => {
+    const out = run(error);
+    expect(out.status).toBe(503);
+    expect(out.body.error.code).toBe('service_unavailable');
+    expect(out.headers['Retry-After']).toBe('5');
+  });
+
   it("maps the router's 404 to not_found and other framework errors to documented codes", () => {
     expect(run(new NotFoundException()).body.error.code).toBe('not_found');
     const bad = run(new BadRequestException());

@@ -4,6 +4,7 @@ import { AppError } from '../../application/app-error';
 import { KB_ID_PARAMS, KbIdParams } from '../../application/kb-resource';
 import { ErrorCode, ERROR_STATUS } from '../../domain/errors';
 import { redactSecrets } from '../../domain/secrets';
+import { isUnavailable } from '../../infrastructure/postgres-errors';
 import { AppRequest } from './request-context';
 import { newRequestId } from './request-id';
 
@@ -16,20 +17,6 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   429: ErrorCode.rateLimitExceeded,
   503: ErrorCode.serviceUnavailable,
 };
-
-const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE']);
-// PostgreSQL: connection exceptions, too many connections, shutdown, statement timeout.
-const UNAVAILABLE_SQLSTATES = /^(08...|53300|57P0[123]|57014)$/;
-
-function isUnavailable(error: unknown): boolean {
-  const candidates = [error, (error as { driverError?: unknown })?.driverError, (error as { cause?: unknown })?.cause];
-  return candidates.some((candidate) => {
-    if (!candidate || typeof candidate !== 'object') return false;
-    const { code, message } = candidate as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && (UNAVAILABLE_ERRNOS.has(code) || UNAVAILABLE_SQLSTATES.test(code))) return true;
-    return typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect/i.test(message);
-  });
-}
 
 /**
  * A path segment that is not valid percent-encoding cannot be any id: on KB paths it is a

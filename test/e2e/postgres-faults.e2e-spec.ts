@@ -154,6 +154,8 @@ test('a 20 s outage under load: one backed-off listener loop, one warning when i
   expect(back).toHaveLength(1);
   // Nothing else the listener said in the outage: one line per attempt at debug level, and those two.
   expect(logged).toHaveLength(attempts.length + 2);
+  // And nothing else in the process warned: the outage is one warning in the log, not one per request.
+  expect(lines.slice(from).filter((line) => line.level >= 40)).toEqual(off);
 
   // Caching resumes: the key is remembered again.
   await cachedWorkspace();

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PeriodicTask } from '../../shared/infrastructure/periodic-task';
+import { warnAtMostEvery } from '../../shared/infrastructure/redis';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 import { subscribes } from '../events/event-types';
 import { DELIVERY_BATCH, DeliveryJob, WebhookQueue } from './webhook-queue';
@@ -34,7 +35,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   private readonly task = new PeriodicTask(
     INTERVAL_MS,
     () => this.drain(),
-    (error) => this.logger.warn(`Dispatching webhooks failed: ${error.message}`),
+    // It runs ten times a second: while PostgreSQL or Redis is away, one warning now and then.
+    warnAtMostEvery(this.logger, 'Dispatching webhooks failed'),
   );
   private stopped = false;
 

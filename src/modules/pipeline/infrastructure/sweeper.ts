@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { WorkspaceContext } from '../../../shared/application/workspace-context';
 import { ActivitiesRepository } from '../../activities/activities.repository';
 import { PeriodicTask } from '../../../shared/infrastructure/periodic-task';
+import { warnAtMostEvery } from '../../../shared/infrastructure/redis';
 import { PipelineProducer } from '../pipeline.producer';
 
 const INTERVAL_MS = 30_000;
@@ -21,7 +22,7 @@ export class PipelineSweeper implements OnApplicationBootstrap, OnModuleDestroy 
   private readonly task = new PeriodicTask(
     INTERVAL_MS,
     () => this.sweep(),
-    (error) => this.logger.warn(`Sweep failed: ${error.message}`),
+    warnAtMostEvery(this.logger, 'Sweep failed'),
   );
 
   constructor(

@@ -7,6 +7,7 @@ import { BuyerEvaluationDetail1764201600000 } from './1764201600000-buyer-evalua
 import { Events1764288000000 } from './1764288000000-events';
 import { Webhooks1764374400000 } from './1764374400000-webhooks';
 import { IdempotencyKeys1764460800000 } from './1764460800000-idempotency-keys';
+import { ShardableKeys1764547200000 } from './1764547200000-shardable-keys';
 
 /** Every migration, oldest first. Listed explicitly so the same list works from src/ and dist/. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   Events1764288000000,
   Webhooks1764374400000,
   IdempotencyKeys1764460800000,
+  ShardableKeys1764547200000,
 ];

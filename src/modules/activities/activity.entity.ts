@@ -25,7 +25,7 @@ export type ActivityStage = 'resolve' | 'enrich' | 'evaluate' | 'match' | 'done'
 @Entity('activities')
 export class ActivityEntity {
   @PrimaryColumn({ type: 'bigint' }) id: string;
-  @Column({ type: 'bigint' }) workspace_id: string;
+  @PrimaryColumn({ type: 'bigint' }) workspace_id: string;
   @Column({ type: 'text', nullable: true }) external_id: string | null;
   @Column({ type: 'text' }) type: SignalType;
   @Column({ type: 'text' }) trigger: SignalTrigger;

@@ -10,7 +10,7 @@ import type { CompanyInfo, ContactInfo, Hem } from './buyer-shape';
 @Entity('buyers')
 export class BuyerEntity {
   @PrimaryColumn({ type: 'bigint' }) id: string;
-  @Column({ type: 'bigint' }) workspace_id: string;
+  @PrimaryColumn({ type: 'bigint' }) workspace_id: string;
   @Column({ type: 'text' }) person_key: string;
   @Column({ type: 'json' }) contact_info: ContactInfo;
   @Column({ type: 'json' }) company_info: CompanyInfo;

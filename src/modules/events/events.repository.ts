@@ -92,7 +92,7 @@ export class EventsRepository {
   async pruneAcrossWorkspaces(before: Date, batch: number): Promise<number> {
     const { rowCount } = await preparedQuery(
       this.dataSource.manager,
-      `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < $1 LIMIT $2)`,
+      `DELETE FROM events WHERE (workspace_id, id) IN (SELECT workspace_id, id FROM events WHERE created_at < $1 LIMIT $2)`,
       [before, batch],
     );
     return rowCount ?? 0;

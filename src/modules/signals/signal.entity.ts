@@ -5,7 +5,7 @@ import type { SignalTrigger, SignalType } from './signal-types';
 @Entity('signals')
 export class SignalEntity {
   @PrimaryColumn({ type: 'bigint' }) id: string;
-  @Column({ type: 'bigint' }) workspace_id: string;
+  @PrimaryColumn({ type: 'bigint' }) workspace_id: string;
   @Column({ type: 'bigint' }) buyer_id: string;
   @Column({ type: 'text' }) type: SignalType;
   @Column({ type: 'text' }) trigger: SignalTrigger;

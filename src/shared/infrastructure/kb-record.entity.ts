@@ -7,11 +7,12 @@ import type { Actor } from '../application/workspace-context';
  * `bigint`, which the driver returns as decimal strings.
  */
 export abstract class KbRecordEntity {
+  // The key leads with the workspace, as on every tenant table (ADR 0051).
+  @PrimaryColumn({ type: 'bigint' })
+  workspace_id: string;
+
   @PrimaryColumn({ type: 'bigint' })
   id: string;
-
-  @Column({ type: 'bigint' })
-  workspace_id: string;
 
   @Column({ type: 'text' })
   name: string;

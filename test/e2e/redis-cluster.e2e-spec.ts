@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { dropDatabase } from '../../src/database/bootstrap';
 import { ActivitiesRepository } from '../../src/modules/activities/activities.repository';
 import { validateActivityBatch } from '../../src/modules/activities/activity-input';
 import { PipelineSweeper } from '../../src/modules/pipeline/infrastructure/sweeper';
@@ -11,7 +12,7 @@ import { activityStatus, ingestAndWait, listSignals, PIPELINE_APP_ENV, targetPag
 import { RedisCluster } from '../support/redis-cluster';
 import { startTestApp, TestApp, testConfig } from '../support/test-app';
 import { waitFor } from '../support/wait';
-import { internalId } from '../support/worker-process';
+import { internalId, killAllChildren, startWorker, stopWorker } from '../support/worker-process';
 
 jest.setTimeout(60_000);
 
@@ -88,6 +89,30 @@ describe('on a Redis Cluster', () => {
   });
 });
 
+describe('a worker process on a Redis Cluster (dist/worker.js: build first)', () => {
+  let api: TestApp;
+
+  beforeAll(async () => {
+    api = await startTestApp({ REDIS_CLUSTER_NODES: cluster.nodes });
+  });
+
+  afterAll(async () => {
+    await killAllChildren();
+    await api?.close();
+  });
+
+  it('processes what the API queued, and stops cleanly on SIGTERM', async () => {
+    const worker = startWorker(api.config);
+    const ws = await api.newWorkspace();
+    const url = `https://cluster-${uniq()}.example.com/pricing`;
+    await targetPage(api, ws, url);
+    const [status] = await ingestAndWait(api, ws, [websiteActivity('visited_page', url)], 20_000);
+    expect(status.status).toBe('processed');
+    expect(await stopWorker(worker, 'SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(worker.output()).not.toMatch(/CROSSSLOT|MOVED/);
+  });
+});
+
 describe('the rate limit on a Redis Cluster', () => {
   let limited: TestApp;
 
@@ -123,6 +148,18 @@ describe('a Redis Cluster node named as one server', () => {
   it('stops start-up with a message that says what to set', async () => {
     const config = testConfig({ REDIS_URL: `redis://127.0.0.1:${cluster.ports[0]}` });
     await expect(QueueConnection.open(config)).rejects.toThrow(/REDIS_URL points at a Redis Cluster node.*REDIS_CLUSTER_NODES/);
+  });
+
+  it('stops a worker process at start-up, saying what to set (dist/worker.js: build first)', async () => {
+    const config = testConfig({ REDIS_URL: `redis://127.0.0.1:${cluster.ports[0]}` });
+    try {
+      const worker = startWorker(config);
+      expect(await worker.exited).toEqual({ code: 1, signal: null });
+      expect(worker.output()).toMatch(/REDIS_URL points at a Redis Cluster node.*set REDIS_CLUSTER_NODES/);
+    } finally {
+      // The worker made its database before it stopped.
+      await dropDatabase(config.databaseUrl);
+    }
   });
 
   describe('found only after start-up (Redis was not answering then)', () => {

@@ -147,6 +147,28 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('Redis Cluster', () => {
+    it('is off by default, with the prefix as given', () => {
+      expect(loadConfig({}).redisClusterNodes).toBeNull();
+      expect(loadConfig({ QUEUE_PREFIX: 'bi-eu' }).queuePrefix).toBe('bi-eu');
+      expect(loadConfig({ QUEUE_PREFIX: '{bi}' }).queuePrefix).toBe('{bi}');
+    });
+
+    it('reads the seed nodes, IPv6 in brackets', () => {
+      expect(loadConfig({ REDIS_CLUSTER_NODES: ' 10.0.0.1:7000, redis-b.internal:7001,[::1]:7002 ' }).redisClusterNodes).toEqual([
+        { host: '10.0.0.1', port: 7000 },
+        { host: 'redis-b.internal', port: 7001 },
+        { host: '::1', port: 7002 },
+      ]);
+    });
+
+    it('makes the queue prefix a hash tag on a cluster, keeping one that is already there', () => {
+      expect(loadConfig({ REDIS_CLUSTER_NODES: 'h:7000' }).queuePrefix).toBe('{bi}');
+      expect(loadConfig({ REDIS_CLUSTER_NODES: 'h:7000', QUEUE_PREFIX: 'bi-eu' }).queuePrefix).toBe('{bi-eu}');
+      expect(loadConfig({ REDIS_CLUSTER_NODES: 'h:7000', QUEUE_PREFIX: 'bi-{eu}' }).queuePrefix).toBe('bi-{eu}');
+    });
+  });
+
   describe('bad values stop start-up with a ConfigError naming the variable', () => {
     it.each([
       ['PORT', 'abc'],
@@ -187,6 +209,14 @@ describe('loadConfig', () => {
       ['DATABASE_QUERY_TIMEOUT_MS', '0'],
       ['DATABASE_WORKER_QUERY_TIMEOUT_MS', '999'],
       ['DATABASE_WORKER_QUERY_TIMEOUT_MS', 'none'],
+      ['QUEUE_PREFIX', 'bi:eu'],
+      ['QUEUE_PREFIX', '{}'],
+      ['QUEUE_PREFIX', '{bi}{eu}'],
+      ['QUEUE_PREFIX', 'b{i'],
+      ['REDIS_CLUSTER_NODES', '127.0.0.1'],
+      ['REDIS_CLUSTER_NODES', '127.0.0.1:7000,'],
+      ['REDIS_CLUSTER_NODES', 'redis://127.0.0.1:7000'],
+      ['REDIS_CLUSTER_NODES', '127.0.0.1:70000'],
     ])('%s=%s', (variable, value) => {
       const error = configError({ [variable]: value });
       expect(error).toBeInstanceOf(Error);

@@ -5,12 +5,22 @@ export interface AppConfig {
   port: number;
   databaseUrl: string;
   redisUrl: string;
+  /**
+   * The seed nodes of a Redis Cluster (REDIS_CLUSTER_NODES), or null for a single Redis at
+   * `redisUrl`. With a cluster every Redis client is a cluster client, and `redisUrl` gives only
+   * the credentials and TLS every node shares.
+   */
+  redisClusterNodes: RedisNode[] | null;
   cursorSecret: Buffer;
   /** True when CURSOR_SECRET was not set and a random one is in use. */
   cursorSecretGenerated: boolean;
   rateLimit: { limit: number; ttlSeconds: number };
   runWorkers: boolean;
-  /** Prefix of every BullMQ key in Redis, so several deployments (or test runs) can share one Redis. */
+  /**
+   * Prefix of every BullMQ key in Redis, so several deployments (or test runs) can share one Redis.
+   * On a cluster it is a hash tag (`{bi}`), so that all of a queue's keys are in one slot, as
+   * BullMQ's scripts need; a prefix without one is wrapped in braces there.
+   */
   queuePrefix: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /**
@@ -36,6 +46,11 @@ export interface AppConfig {
   };
   /** How long the service waits for PostgreSQL (ADR 0046). */
   database: DatabaseTimeouts;
+}
+
+export interface RedisNode {
+  host: string;
+  port: number;
 }
 
 export interface DatabaseTimeouts {
@@ -101,10 +116,30 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   throw new ConfigError(name, `must be true or false, got "${raw}"`);
 }
 
-function queuePrefix(env: NodeJS.ProcessEnv): string {
+/** `host:port,host:port,…` (an IPv6 host in brackets), or null when unset. */
+function redisClusterNodes(env: NodeJS.ProcessEnv): RedisNode[] | null {
+  const raw = (env.REDIS_CLUSTER_NODES ?? '').trim();
+  if (raw === '') return null;
+  return raw.split(',').map((entry) => {
+    const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})$/.exec(entry.trim());
+    const port = match ? Number(match[2]) : 0;
+    if (!match || port < 1 || port > 65535) {
+      throw new ConfigError('REDIS_CLUSTER_NODES', `must be a comma-separated list of host:port, got "${entry.trim()}"`);
+    }
+    return { host: match[1].replace(/^\[|\]$/g, ''), port };
+  });
+}
+
+/**
+ * Letters, digits, `_` and `-`, with at most one hash tag in braces (`{bi}`, `bi-{eu}`). On a
+ * cluster, a prefix without a hash tag becomes one.
+ */
+function queuePrefix(env: NodeJS.ProcessEnv, cluster: boolean): string {
   const raw = (env.QUEUE_PREFIX ?? '').trim() || 'bi';
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(raw)) throw new ConfigError('QUEUE_PREFIX', 'must be 1-64 letters, digits, _ or -');
-  return raw;
+  if (!/^[A-Za-z0-9_-]*(\{[A-Za-z0-9_-]+\})?[A-Za-z0-9_-]*$/.test(raw) || raw.length > 64) {
+    throw new ConfigError('QUEUE_PREFIX', 'must be 1-64 letters, digits, _ or -, with at most one {hash tag}');
+  }
+  return cluster && !raw.includes('{') ? `{${raw}}` : raw;
 }
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
@@ -119,10 +154,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   }
+  const clusterNodes = redisClusterNodes(env);
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     databaseUrl: url(env, 'DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/buyer_intel', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    redisClusterNodes: clusterNodes,
     cursorSecret: secret ? Buffer.from(secret) : randomBytes(32),
     cursorSecretGenerated: !secret,
     rateLimit: {
@@ -130,7 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ttlSeconds: integer(env, 'RATE_LIMIT_TTL_S', 60, 1, 86_400),
     },
     runWorkers: boolean(env, 'RUN_WORKERS', true),
-    queuePrefix: queuePrefix(env),
+    queuePrefix: queuePrefix(env, clusterNodes !== null),
     logLevel: logLevel as AppConfig['logLevel'],
     pipelineLockMs: integer(env, 'PIPELINE_LOCK_MS', 30_000, 1_000, 600_000),
     eventsRetentionDays: integer(env, 'EVENTS_RETENTION_DAYS', 30, 1, 3650),

@@ -97,7 +97,11 @@ describe('readiness when Redis goes away', () => {
       await t.http.get('/v1/kb/icps').set('Authorization', ws.auth).expect(200);
       const ready = await t.http.get('/health/ready');
       expect(ready.status).toBe(200);
-      expect(ready.body.redis).toEqual({ status: 'down', rate_limit: 'off (failing open)' });
+      expect(ready.body.redis).toEqual({
+        status: 'down',
+        rate_limit: 'off (failing open)',
+        error: expect.stringContaining('Redis is unavailable'),
+      });
 
       // The log says so, once for all four queues although each one's connection keeps failing,
       // and nothing goes to stderr outside the structured log.

@@ -52,22 +52,34 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Removes this test run's BullMQ keys (its own prefix) from Redis. */
+/** Removes this test run's BullMQ keys (its own prefix) from Redis, from every seed node of a cluster. */
 export async function deleteQueueKeys(config: AppConfig): Promise<void> {
-  const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.queuePrefix}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } catch {
-    // A test that points the app at an unreachable Redis has no keys to remove.
-  } finally {
-    redis.disconnect();
+  const url = new URL(config.redisUrl);
+  const nodes = config.redisClusterNodes ?? [{ host: url.hostname, port: Number(url.port || 6379) }];
+  for (const node of nodes) {
+    const target = new URL(config.redisUrl);
+    target.hostname = node.host;
+    target.port = String(node.port);
+    const redis = new Redis(target.toString(), { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+    redis.on('error', () => undefined);
+    try {
+      await redis.connect();
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.queuePrefix}:*`, 'COUNT', 1000);
+        if (!config.redisClusterNodes) {
+          if (keys.length > 0) await redis.del(...keys);
+        } else {
+          // One key at a time: on a cluster node, the keys of one command must share a slot.
+          for (const key of keys) await redis.del(key);
+        }
+        cursor = next;
+      } while (cursor !== '0');
+    } catch {
+      // A test that points the app at an unreachable Redis has no keys to remove.
+    } finally {
+      redis.disconnect();
+    }
   }
 }
 

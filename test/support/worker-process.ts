@@ -39,6 +39,13 @@ export function childEnv(config: AppConfig, extra: NodeJS.ProcessEnv = {}): Node
     DATABASE_URL: config.databaseUrl,
     REDIS_URL: config.redisUrl,
     QUEUE_PREFIX: config.queuePrefix,
+    ...(config.redisClusterNodes
+      ? {
+          REDIS_CLUSTER_NODES: config.redisClusterNodes
+            .map(({ host, port }) => `${host.includes(':') ? `[${host}]` : host}:${port}`)
+            .join(','),
+        }
+      : {}),
     CURSOR_SECRET: randomBytes(16).toString('hex'),
     LOG_LEVEL: 'warn',
     PIPELINE_LOCK_MS: '2000',

@@ -84,7 +84,7 @@ export class ActivitiesController {
       },
     },
   })
-  @ApiErrors(400, 403, 413)
+  @ApiErrors(400, 403, 413, 503)
   intake(@CurrentWorkspace() ctx: WorkspaceContext, @Body() body: unknown) {
     return this.activities.intake(ctx, body);
   }

@@ -41,6 +41,13 @@ export class ActivitiesService {
   async intake(ctx: WorkspaceContext, body: unknown): Promise<IntakeResult> {
     const workspaceId = requireWorkspace(ctx);
     const inputs = validateActivityBatch(body);
+    // Redis being away passes (the sweeper queues the stored activities later, ADR 0012); Redis
+    // that cannot take the jobs as configured (a cluster spoken to as one server) would leave them
+    // unqueued until the configuration changes, so nothing is stored and claimed `queued` then.
+    const misconfigured = await this.producer.misconfigured();
+    if (misconfigured) {
+      throw AppError.serviceUnavailable('Activities cannot be queued now: the queues are misconfigured (see /health/ready).', 30);
+    }
     const batch = inputs.map((input) => ({ id: this.ids.next(), input }));
     const inserted = await this.activities.insertBatch(ctx, batch, this.clock.now());
 

@@ -3,7 +3,7 @@ import { HealthCheckService, HealthIndicatorResult, TypeOrmHealthIndicator } fro
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
-import { withinRedisBound } from '../../shared/infrastructure/redis';
+import { isRedisMisconfiguration } from '../../shared/infrastructure/redis';
 import { Public } from '../../shared/interface/http/auth.guard';
 import { RateLimitStatus } from '../../shared/interface/http/rate-limit';
 import { PipelineProducer } from '../pipeline/pipeline.producer';
@@ -12,9 +12,11 @@ const REDIS_TIMEOUT_MS = 1_000;
 
 /**
  * Liveness and readiness, outside the versioned API and without a key. Readiness fails (503) when
- * PostgreSQL does not answer or migrations are pending; Redis being away is reported but does not
- * fail it: the API keeps serving (the rate limiter fails open, accepted activities wait in the
- * database for the sweeper).
+ * PostgreSQL does not answer or migrations are pending; Redis being away is reported, with its
+ * error, but does not fail it: the API keeps serving (the rate limiter fails open, accepted
+ * activities wait in the database for the sweeper). Redis answering that the queues cannot work
+ * as configured (`CROSSSLOT`, `MOVED`: a Redis Cluster spoken to as one server) fails it too,
+ * with the reason: that does not pass by itself.
  */
 @Controller('health')
 export class HealthController {
@@ -35,13 +37,18 @@ export class HealthController {
   @Public()
   @Get('ready')
   async ready(@Res() res: Response): Promise<void> {
-    const redis = await this.redisUp();
+    const redisError = await this.producer.probe(REDIS_TIMEOUT_MS);
+    const redis = this.redisReport(redisError);
     try {
       const result = await this.health.check([() => this.database.pingCheck('database', { timeout: 2_000 }), () => this.migrations()]);
-      res.status(HttpStatus.OK).json({ ...result, redis: this.redisReport(redis) });
+      if (redisError && isRedisMisconfiguration(redisError)) {
+        res.status(HttpStatus.SERVICE_UNAVAILABLE).json({ ...result, status: 'error', redis });
+        return;
+      }
+      res.status(HttpStatus.OK).json({ ...result, redis });
     } catch (error) {
       const body = (error as { getResponse?: () => object }).getResponse?.() ?? { status: 'error' };
-      res.status(HttpStatus.SERVICE_UNAVAILABLE).json({ ...body, redis: this.redisReport(redis) });
+      res.status(HttpStatus.SERVICE_UNAVAILABLE).json({ ...body, redis });
     }
   }
 
@@ -51,18 +58,16 @@ export class HealthController {
     return { migrations: { status: 'up' } };
   }
 
-  private redisReport(up: boolean) {
-    return { status: up ? 'up' : 'down', rate_limit: up && this.rateLimit.available ? 'on' : 'off (failing open)' };
-  }
-
-  private async redisUp(): Promise<boolean> {
-    try {
-      // Any queue read goes to Redis; a bounded wait keeps the probe fast when it is away.
-      const queue = this.producer.queue('resolve');
-      await withinRedisBound(queue, () => queue.count(), REDIS_TIMEOUT_MS);
-      return true;
-    } catch {
-      return false;
+  private redisReport(error: Error | null) {
+    const rateLimit = !error && this.rateLimit.available ? 'on' : 'off (failing open)';
+    if (!error) return { status: 'up', rate_limit: rateLimit };
+    if (isRedisMisconfiguration(error)) {
+      return {
+        status: 'misconfigured',
+        rate_limit: rateLimit,
+        error: `The pipeline queues cannot work: ${error.message}${/REDIS_CLUSTER_NODES/.test(error.message) ? '' : ' (on a Redis Cluster, set REDIS_CLUSTER_NODES)'}`,
+      };
     }
+    return { status: 'down', rate_limit: rateLimit, error: error.message };
   }
 }

@@ -1,8 +1,8 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import { redisOptionsFromUrl } from '../../shared/infrastructure/redis';
 import { PipelineProducer } from './pipeline.producer';
+import { QueueConnection, QueueConnectionModule } from './queue-connection';
 import { PIPELINE_QUEUES } from './queues';
 
 const queues = BullModule.registerQueue(...PIPELINE_QUEUES.map((name) => ({ name })));
@@ -11,8 +11,9 @@ const queues = BullModule.registerQueue(...PIPELINE_QUEUES.map((name) => ({ name
 @Module({
   imports: [
     BullModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({ connection: redisOptionsFromUrl(config.redisUrl), prefix: config.queuePrefix }),
+      imports: [QueueConnectionModule],
+      inject: [APP_CONFIG, QueueConnection],
+      useFactory: (config: AppConfig, connection: QueueConnection) => ({ connection: connection.options, prefix: config.queuePrefix }),
     }),
     queues,
   ],

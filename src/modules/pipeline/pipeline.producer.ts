@@ -1,13 +1,21 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { warnAtMostEvery, withinRedisBound } from '../../shared/infrastructure/redis';
+import {
+  isClusterNodeInfo,
+  isRedisMisconfiguration,
+  RedisTopologyError,
+  warnAtMostEvery,
+  withinRedisBound,
+} from '../../shared/infrastructure/redis';
 import { PIPELINE_JOB_OPTIONS, PipelineJob, pipelineJobId, PipelineQueue } from './queues';
 
 /** Puts activities on a pipeline queue, with deterministic job ids. */
 @Injectable()
 export class PipelineProducer {
   private readonly queues: Record<PipelineQueue, Queue>;
+  /** The last error that showed the queues cannot work as configured, until a probe succeeds. */
+  private misconfiguration: Error | null = null;
 
   constructor(
     @InjectQueue('resolve') resolve: Queue,
@@ -59,6 +67,50 @@ export class PipelineProducer {
    * bound (`withinRedisBound`), so the request never waits for Redis to come back.
    */
   async enqueueManyWithinBound(queue: PipelineQueue, jobs: readonly PipelineJob[]): Promise<void> {
-    await withinRedisBound(this.queues[queue], () => this.enqueueMany(queue, jobs));
+    await withinRedisBound(this.queues[queue], () => this.enqueueMany(queue, jobs)).catch((error: unknown) => {
+      throw this.noted(error);
+    });
+  }
+
+  /**
+   * Asks Redis within `ms` whether the queues can work: a plain connection must not be talking to
+   * a cluster node, and a queue's counts must come back. Null when they do, else the error. One
+   * that shows a misconfiguration (a cluster spoken to as one server, `CROSSSLOT`, `MOVED`) is
+   * remembered until a probe succeeds.
+   */
+  async probe(ms?: number): Promise<Error | null> {
+    const queue = this.queues.resolve;
+    try {
+      await withinRedisBound(
+        queue,
+        async () => {
+          const client = await queue.getBackend().client;
+          if (!client.isCluster && isClusterNodeInfo(await client.info())) throw new RedisTopologyError();
+          await queue.getJobCounts('waiting', 'active');
+        },
+        ms,
+      );
+      this.misconfiguration = null;
+      return null;
+    } catch (error) {
+      return this.noted(error);
+    }
+  }
+
+  /**
+   * Null when queueing can work as far as is known; else the misconfiguration that stops it,
+   * checked again first (a probe within the request bound), so a corrected setup is seen at once.
+   */
+  async misconfigured(): Promise<Error | null> {
+    if (!this.misconfiguration) return null;
+    await this.probe();
+    return this.misconfiguration;
+  }
+
+  /** The error as an Error, remembered if it shows a misconfiguration. */
+  private noted(error: unknown): Error {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    if (isRedisMisconfiguration(failure)) this.misconfiguration = failure;
+    return failure;
   }
 }

@@ -34,6 +34,11 @@ export class AppError extends Error {
     return new AppError(ErrorCode.notFound, `No such ${what}.`);
   }
 
+  /** `503 service_unavailable`, with how long to wait before retrying. */
+  static serviceUnavailable(message: string, retryAfterSeconds: number): AppError {
+    return new AppError(ErrorCode.serviceUnavailable, message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+  }
+
   static unauthenticated(): AppError {
     return new AppError(ErrorCode.authentication, 'Invalid or missing API key. Send it as "Authorization: Bearer <API_KEY>".');
   }

@@ -43,9 +43,7 @@ function toAppError(exception: unknown, path: string, kbIdParams: KbIdParams): A
     return new AppError(code, exception.message);
   }
   if (isUnavailable(exception)) {
-    return new AppError(ErrorCode.serviceUnavailable, 'The service is temporarily unavailable; retry shortly.', undefined, {
-      'Retry-After': '5',
-    });
+    return AppError.serviceUnavailable('The service is temporarily unavailable; retry shortly.', 5);
   }
   return null;
 }

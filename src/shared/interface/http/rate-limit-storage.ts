@@ -1,7 +1,7 @@
 import { OnModuleDestroy } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import DataLoader from 'dataloader';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../../infrastructure/redis';
 import { groupBy, turnBatching } from '../../infrastructure/turn-batching';
 
 /** What @nestjs/throttler's guard learns of one hit. */
@@ -56,13 +56,16 @@ type CountHits = (hitsKey: string, blockKey: string, ttl: number, limit: number,
  * by one: under load a turn holds several requests of a busy workspace, and each round trip to
  * Redis costs the API more CPU than the rest of the limit's work.
  *
- * Keys carry a hash tag (`{…}`) so that a key's counter and block live in one slot.
+ * A key's counter and block are `<key>:<throttler>:hits` and `…:blocked`, which the script uses
+ * together: on a Redis Cluster the key must carry a hash tag (`bi:rl:{ws:123}`), so that both are
+ * in one slot, and each tag names one workspace or address, so that the counters spread over the
+ * cluster's nodes.
  */
 export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy {
   private readonly countHits: CountHits;
   private readonly hits = new DataLoader<Hit, ThrottlerStorageRecord>((batch) => this.countBatch(batch), turnBatching(1_000));
 
-  constructor(readonly redis: Redis) {
+  constructor(readonly redis: RedisClient) {
     redis.defineCommand('rateLimitCountHits', { numberOfKeys: 2, lua: COUNT_HITS });
     this.countHits = (redis as unknown as { rateLimitCountHits: CountHits }).rateLimitCountHits.bind(redis);
   }
@@ -84,9 +87,9 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
     await Promise.all(
       [...groups.values()].map(async (group) => {
         const { key, ttl, limit, blockDuration, throttlerName } = group[0].hit;
-        const tag = `{${key}:${throttlerName}}`;
+        const base = `${key}:${throttlerName}`;
         try {
-          const answer = await this.countHits(`${tag}:hits`, `${tag}:blocked`, ttl, limit, blockDuration, group.length);
+          const answer = await this.countHits(`${base}:hits`, `${base}:blocked`, ttl, limit, blockDuration, group.length);
           if (!Array.isArray(answer) || answer.length !== 4 || answer.some((value) => typeof value !== 'number')) {
             throw new TypeError(`Unexpected answer from the rate-limit script: ${JSON.stringify(answer)}`);
           }

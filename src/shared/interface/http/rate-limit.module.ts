@@ -1,8 +1,7 @@
 import { Global, Logger, Module } from '@nestjs/common';
 import { seconds, ThrottlerModule } from '@nestjs/throttler';
-import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../../../config/config';
-import { warnAtMostEvery } from '../../infrastructure/redis';
+import { createRedisClient, warnAtMostEvery } from '../../infrastructure/redis';
 import { AppError } from '../../application/app-error';
 import { FailedAuthenticationLimit, RATE_LIMIT_THROTTLER, rateLimitKey, RateLimitStatus } from './rate-limit';
 import { RedisThrottlerStorage } from './rate-limit-storage';
@@ -30,8 +29,8 @@ function workspaceOf(req: AppRequest): string {
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => {
-        // The storage owns the client and disconnects it on shutdown.
-        const redis = new Redis(config.redisUrl, {
+        // The storage owns the client and disconnects it on shutdown. On a cluster, a cluster client.
+        const redis = createRedisClient(config, {
           enableOfflineQueue: false,
           maxRetriesPerRequest: 0,
           commandTimeout: 500,

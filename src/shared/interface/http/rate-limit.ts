@@ -9,9 +9,14 @@ import { AppRequest } from './request-context';
 /** The throttler's name; `default` keeps the headers unsuffixed (`X-RateLimit-Limit`). */
 export const RATE_LIMIT_THROTTLER = 'default';
 
-/** The Redis key of a tracker's counter (the storage adds its name and a hash tag around it). */
+/**
+ * The Redis key of a tracker's counter (the storage adds the throttler's name and `:hits` or
+ * `:blocked`): `bi:rl:{ws:123}`. The tracker is the hash tag, so a workspace's two keys share a
+ * slot of a Redis Cluster and different workspaces spread over its nodes; the queue prefix's own
+ * braces are left out, since they would put every workspace in the queues' slot.
+ */
 export function rateLimitKey(config: AppConfig, tracker: string): string {
-  return `${config.queuePrefix}:rl:${tracker}`;
+  return `${config.queuePrefix.replace(/[{}]/g, '')}:rl:{${tracker}}`;
 }
 
 /** `429 rate_limit_exceeded`, with the headers a client needs to wait the right time. */

@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       expect(config.secretsKeyDefault).toBe(true);
       expect(config.webhooks).toEqual({ allowInsecureUrls: false, retryBaseMs: 5_000 });
       expect(config.database).toEqual({ connectTimeoutMs: 5_000, queryTimeoutMs: 5_000, workerQueryTimeoutMs: 16_000 });
+      expect(config.preparedStatements).toBe(true);
     });
 
     it('generates a random cursor secret and says so', () => {
@@ -113,6 +114,10 @@ describe('loadConfig', () => {
       expect(config).toMatchObject({ secretsKey: 'k'.repeat(32), secretsKeyDefault: false });
       expect(config.webhooks).toEqual({ allowInsecureUrls: true, retryBaseMs: 100 });
       expect(config.database).toEqual({ connectTimeoutMs: 2_000, queryTimeoutMs: 3_000, workerQueryTimeoutMs: 60_000 });
+    });
+
+    it('turns named prepared statements off with DATABASE_PREPARED_STATEMENTS=false', () => {
+      expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'false' }).preparedStatements).toBe(false);
     });
 
     it('accepts a cursor secret of exactly 16 bytes', () => {

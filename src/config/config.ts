@@ -36,6 +36,12 @@ export interface AppConfig {
   };
   /** How long the service waits for PostgreSQL (ADR 0046). */
   database: DatabaseTimeouts;
+  /**
+   * Whether statements run as named prepared statements (parsed and planned once per connection).
+   * Off behind a pooler that hands each transaction another server connection (PgBouncer in
+   * transaction mode), where a name prepared on one connection is unknown on the next.
+   */
+  preparedStatements: boolean;
 }
 
 export interface DatabaseTimeouts {
@@ -153,5 +159,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         600_000,
       ),
     },
+    preparedStatements: boolean(env, 'DATABASE_PREPARED_STATEMENTS', true),
   };
 }

@@ -14,7 +14,7 @@ export class DatabaseModule {
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [APP_CONFIG],
-          useFactory: (config: AppConfig) => dataSourceOptions(config.databaseUrl, config.database, workload),
+          useFactory: (config: AppConfig) => dataSourceOptions(config.databaseUrl, config.database, workload, config),
         }),
       ],
     };

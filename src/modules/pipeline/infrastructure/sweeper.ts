@@ -19,11 +19,7 @@ const BATCH = 500;
 @Injectable()
 export class PipelineSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(PipelineSweeper.name);
-  private readonly task = new PeriodicTask(
-    INTERVAL_MS,
-    () => this.sweep(),
-    warnAtMostEvery(this.logger, 'Sweep failed'),
-  );
+  private readonly task = new PeriodicTask(INTERVAL_MS, () => this.sweep(), warnAtMostEvery(this.logger, 'Sweep failed'));
 
   constructor(
     private readonly activities: ActivitiesRepository,

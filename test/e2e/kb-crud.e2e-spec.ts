@@ -196,7 +196,7 @@ describe.each(KB_CASES)('/v1/kb/$path (what all resources share)', (kb: KbCase) 
 
   it('reaches a record by its one spelling only: other digit counts are other ids', async () => {
     const record = await createOk();
-    const digits = (record.id as string).slice(kb.prefix.length);
+    const digits = record.id.slice(kb.prefix.length);
     const unpadded = `${kb.prefix}${digits.replace(/^0+/, '')}`;
     for (const id of [`${kb.prefix}0${digits}`, `${kb.prefix}000${digits}`, unpadded]) {
       expectError(await t.http.get(`${base}/${id}`).set('Authorization', ws.auth), 404, 'not_found');

@@ -32,7 +32,7 @@ describe('RowBudget', () => {
       budget.run(1_001, first.work).then(() => order.push('first')),
       budget.run(1_001, second.work).then(() => order.push('second')),
       // Small enough to fit, but it queues behind the large page already waiting.
-      budget.run(101, async () => order.push('small started')),
+      budget.run(101, () => Promise.resolve(order.push('small started'))),
     ];
     await settled();
     expect(order).toEqual([]);

@@ -3,6 +3,7 @@ import { HealthCheckService, HealthIndicatorResult, TypeOrmHealthIndicator } fro
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
+import { ReplicaReads } from '../../database/replica-reads';
 import { withinRedisBound } from '../../shared/infrastructure/redis';
 import { Public } from '../../shared/interface/http/auth.guard';
 import { RateLimitStatus } from '../../shared/interface/http/rate-limit';
@@ -14,7 +15,8 @@ const REDIS_TIMEOUT_MS = 1_000;
  * Liveness and readiness, outside the versioned API and without a key. Readiness fails (503) when
  * PostgreSQL does not answer or migrations are pending; Redis being away is reported but does not
  * fail it: the API keeps serving (the rate limiter fails open, accepted activities wait in the
- * database for the sweeper).
+ * database for the sweeper). Read replicas, when configured, are reported the same way: a replica
+ * lagging or away sends its reads to the primary (ADR 0050).
  */
 @Controller('health')
 export class HealthController {
@@ -24,6 +26,7 @@ export class HealthController {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly producer: PipelineProducer,
     private readonly rateLimit: RateLimitStatus,
+    private readonly replicaReads: ReplicaReads,
   ) {}
 
   @Public()
@@ -36,12 +39,14 @@ export class HealthController {
   @Get('ready')
   async ready(@Res() res: Response): Promise<void> {
     const redis = await this.redisUp();
+    const replicas = this.replicaReads.status();
+    const reported = { redis: this.redisReport(redis), ...(replicas.length > 0 ? { replicas } : {}) };
     try {
       const result = await this.health.check([() => this.database.pingCheck('database', { timeout: 2_000 }), () => this.migrations()]);
-      res.status(HttpStatus.OK).json({ ...result, redis: this.redisReport(redis) });
+      res.status(HttpStatus.OK).json({ ...result, ...reported });
     } catch (error) {
       const body = (error as { getResponse?: () => object }).getResponse?.() ?? { status: 'error' };
-      res.status(HttpStatus.SERVICE_UNAVAILABLE).json({ ...body, redis: this.redisReport(redis) });
+      res.status(HttpStatus.SERVICE_UNAVAILABLE).json({ ...body, ...reported });
     }
   }
 

@@ -16,31 +16,45 @@ describe('lsnValue', () => {
   });
 });
 
+/** The primary had written up to a position at a time (ms), or the replica has replayed up to one and is so many seconds behind. */
+type Step = { primary: bigint; at: number } | { replayed: bigint; at: number; lag: number };
+
+/** Runs `steps` on one tracker, checking the lag at each replay reading. */
+function expectLags(steps: Step[]): void {
+  const tracker = new LagTracker();
+  for (const step of steps) {
+    if ('primary' in step) tracker.primaryAt(step.at, step.primary);
+    else expect([step, tracker.replayedTo(step.replayed, step.at)]).toEqual([step, step.lag]);
+  }
+}
+
 describe('LagTracker', () => {
   it('is 0 while the replica has replayed what the primary had written', () => {
-    const lag = new LagTracker();
-    lag.primaryAt(1_000, 100n);
-    expect(lag.replayedTo(100n, 1_200)).toBe(0);
-    lag.primaryAt(2_000, 150n);
-    expect(lag.replayedTo(160n, 2_100)).toBe(0);
+    expectLags([
+      { primary: 100n, at: 1_000 },
+      { replayed: 100n, at: 1_200, lag: 0 },
+      { primary: 150n, at: 2_000 },
+      { replayed: 160n, at: 2_100, lag: 0 },
+    ]);
   });
 
   it('counts from the first position the replica has not replayed, and not while the primary is idle', () => {
-    const lag = new LagTracker();
-    lag.primaryAt(1_000, 100n);
-    expect(lag.replayedTo(100n, 1_100)).toBe(0);
-    // Idle primary for a minute: same position, no lag.
-    lag.primaryAt(61_000, 100n);
-    expect(lag.replayedTo(100n, 61_100)).toBe(0);
-    // The primary writes; the replica's replay is paused.
-    lag.primaryAt(62_000, 200n);
-    lag.primaryAt(63_000, 300n);
-    expect(lag.replayedTo(100n, 63_500)).toBe(1.5);
-    lag.primaryAt(64_000, 300n);
-    expect(lag.replayedTo(100n, 66_000)).toBe(4);
-    // Replay resumes: past the first unreplayed position, then caught up.
-    expect(lag.replayedTo(250n, 66_500)).toBe(3.5);
-    expect(lag.replayedTo(300n, 67_000)).toBe(0);
+    expectLags([
+      { primary: 100n, at: 1_000 },
+      { replayed: 100n, at: 1_100, lag: 0 },
+      // Idle primary for a minute: same position, no lag.
+      { primary: 100n, at: 61_000 },
+      { replayed: 100n, at: 61_100, lag: 0 },
+      // The primary writes; the replica's replay is paused.
+      { primary: 200n, at: 62_000 },
+      { primary: 300n, at: 63_000 },
+      { replayed: 100n, at: 63_500, lag: 1.5 },
+      { primary: 300n, at: 64_000 },
+      { replayed: 100n, at: 66_000, lag: 4 },
+      // Replay resumes: past the first unreplayed position, then caught up.
+      { replayed: 250n, at: 66_500, lag: 3.5 },
+      { replayed: 300n, at: 67_000, lag: 0 },
+    ]);
   });
 
   it('overstates rather than understates the lag once it holds an hour of positions', () => {

@@ -223,6 +223,6 @@ export class ReplicaReads implements OnApplicationBootstrap, OnApplicationShutdo
     if (state === 'up') this.logger.log(`Replica ${replica.name} serves reads (was ${was})`);
     else if (state === 'lagging')
       this.logger.warn(`Replica ${replica.name} is more than ${this.maxLagSeconds} s behind; reads go to the primary`);
-    else this.logger.warn(`Replica ${replica.name} is not answering; reads go to the primary: ${reason ?? 'unknown'}`);
+    else this.logger.warn(`Replica ${replica.name} is out of use; reads go to the primary: ${reason ?? 'unknown'}`);
   }
 }

@@ -8,7 +8,7 @@
  */
 import 'reflect-metadata';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import type { ReplicaReads } from '../src/database/replica-reads';
 import { BuyersRepository } from '../src/modules/buyers/buyers.repository';
 import { SignalFilter, SignalsRepository } from '../src/modules/signals/signals.repository';
 import type { KeysetPosition } from '../src/shared/application/pagination';
@@ -22,11 +22,11 @@ async function main(): Promise<void> {
   await client.connect();
   const ctx = WorkspaceContext.forConsole(workspace, 'explain');
 
-  // The repositories only call dataSource.query(sql, params): record instead of running.
+  // The repositories only call reads.query(sql, params): record instead of running.
   let captured: { sql: string; params: unknown[] } = { sql: '', params: [] };
   const recorder = {
-    query: (sql: string, params: unknown[]) => Promise.resolve(((captured = { sql, params }), [])),
-  } as unknown as DataSource;
+    query: (sql: string, params: unknown[]) => Promise.resolve(((captured = { sql, params }), { rows: [], rowCount: 0 })),
+  } as unknown as ReplicaReads;
   const signals = new SignalsRepository(recorder);
   const buyers = new BuyersRepository(recorder);
 

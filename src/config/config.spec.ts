@@ -32,6 +32,8 @@ describe('loadConfig', () => {
       expect(config.secretsKeyDefault).toBe(true);
       expect(config.webhooks).toEqual({ allowInsecureUrls: false, retryBaseMs: 5_000 });
       expect(config.database).toEqual({ connectTimeoutMs: 5_000, queryTimeoutMs: 5_000, workerQueryTimeoutMs: 16_000 });
+      expect(config.preparedStatements).toBe(true);
+      expect(config.replicas).toEqual({ urls: [], maxLagSeconds: 5 });
     });
 
     it('generates a random cursor secret and says so', () => {
@@ -113,6 +115,16 @@ describe('loadConfig', () => {
       expect(config).toMatchObject({ secretsKey: 'k'.repeat(32), secretsKeyDefault: false });
       expect(config.webhooks).toEqual({ allowInsecureUrls: true, retryBaseMs: 100 });
       expect(config.database).toEqual({ connectTimeoutMs: 2_000, queryTimeoutMs: 3_000, workerQueryTimeoutMs: 60_000 });
+    });
+
+    it('reads replica URLs as a comma-separated list, their lag bound and the prepared-statement switch', () => {
+      const config = loadConfig({
+        DATABASE_REPLICA_URLS: ' postgres://app:pw@replica-1:5432/bi , postgresql://replica-2/bi',
+        REPLICA_MAX_LAG_S: '30',
+        DATABASE_PREPARED_STATEMENTS: 'false',
+      });
+      expect(config.replicas).toEqual({ urls: ['postgres://app:pw@replica-1:5432/bi', 'postgresql://replica-2/bi'], maxLagSeconds: 30 });
+      expect(config.preparedStatements).toBe(false);
     });
 
     it('accepts a cursor secret of exactly 16 bytes', () => {
@@ -225,8 +237,21 @@ describe('loadConfig', () => {
       expect(error.message).toContain(variable);
     });
 
+    it.each([
+      ['a URL that does not parse', 'postgres://replica-1/bi,not a url'],
+      ['another protocol', 'postgres://replica-1/bi,mysql://replica-2/bi'],
+      ['an empty entry', 'postgres://replica-1/bi,,postgres://replica-2/bi'],
+    ])('refuses DATABASE_REPLICA_URLS with %s', (_, value) => {
+      expect(configError({ DATABASE_REPLICA_URLS: value }).variable).toBe('DATABASE_REPLICA_URLS');
+    });
+
+    it.each(['0', '3601', 'soon'])('refuses REPLICA_MAX_LAG_S=%s', (value) => {
+      expect(configError({ REPLICA_MAX_LAG_S: value }).variable).toBe('REPLICA_MAX_LAG_S');
+    });
+
     it('does not echo a database password or a cursor secret in the message', () => {
       expect(configError({ DATABASE_URL: 'mysql://root:s3cr3t-pw@db:3306/x' }).message).not.toContain('s3cr3t-pw');
+      expect(configError({ DATABASE_REPLICA_URLS: 'mysql://root:s3cr3t-pw@db:3306/x' }).message).not.toContain('s3cr3t-pw');
       expect(configError({ CURSOR_SECRET: 'tiny-secret' }).message).not.toContain('tiny-secret');
     });
 

@@ -46,6 +46,21 @@ export interface AppConfig {
   };
   /** How long the service waits for PostgreSQL (ADR 0046). */
   database: DatabaseTimeouts;
+  /**
+   * Whether statements run as named prepared statements (parsed and planned once per connection).
+   * Off behind a pooler that hands each transaction another server connection (PgBouncer in
+   * transaction mode), where a name prepared on one connection is unknown on the next.
+   */
+  preparedStatements: boolean;
+  /** Streaming replicas the API's Buyers, Signals and events reads go to (ADR 0050); none by default. */
+  replicas: ReplicaConfig;
+}
+
+export interface ReplicaConfig {
+  /** Connection URLs, one per replica, in the order given. */
+  urls: string[];
+  /** A replica further behind the primary than this, or not answering, is skipped. */
+  maxLagSeconds: number;
 }
 
 export interface RedisNode {
@@ -105,6 +120,15 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string, protocols: 
   }
   if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
   return raw;
+}
+
+/** A comma-separated list of PostgreSQL URLs (empty when unset); each one must parse. */
+function urlList(env: NodeJS.ProcessEnv, name: string): string[] {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') return [];
+  const urls = raw.split(',').map((part) => part.trim());
+  if (urls.some((part) => part === '')) throw new ConfigError(name, 'must be a comma-separated list of URLs without empty entries');
+  return urls.map((part) => url({ [name]: part }, name, part, ['postgres:', 'postgresql:']));
 }
 
 function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
@@ -189,6 +213,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         1_000,
         600_000,
       ),
+    },
+    preparedStatements: boolean(env, 'DATABASE_PREPARED_STATEMENTS', true),
+    replicas: {
+      urls: urlList(env, 'DATABASE_REPLICA_URLS'),
+      maxLagSeconds: integer(env, 'REPLICA_MAX_LAG_S', 5, 1, 3_600),
     },
   };
 }

@@ -7,11 +7,19 @@ import { PG_TYPES } from './pg-types';
 import { DiscardTimedOutConnections } from './timed-out-connections';
 import { DatabaseWorkload, pgTimeouts } from './timeouts';
 
-/** The one DataSource configuration: the app, the CLI, the tests and ormconfig.ts all use it. */
+/** Connections per pool: the primary's, and each replica's in the API process. */
+export const POOL_SIZE = 20;
+
+/**
+ * The one DataSource configuration: the app, the CLI, the tests and ormconfig.ts all use it.
+ * `preparedStatements: false` (`DATABASE_PREPARED_STATEMENTS`) keeps `preparedQuery` from naming
+ * its statements, for a pooler in transaction mode.
+ */
 export function dataSourceOptions(
   databaseUrl: string,
   timeouts: DatabaseTimeouts = DATABASE_TIMEOUT_DEFAULTS,
   workload: DatabaseWorkload = 'api',
+  { preparedStatements = true }: { preparedStatements?: boolean } = {},
 ): DataSourceOptions {
   return {
     type: 'postgres',
@@ -24,7 +32,7 @@ export function dataSourceOptions(
     migrationsRun: false,
     logging: false,
     // pg, recording the pool TypeORM makes with it (see poolOf).
-    driver: poolRecordingPg(),
-    extra: { max: 20, ...pgTimeouts(timeouts, workload), types: PG_TYPES },
+    driver: poolRecordingPg({ preparedStatements }),
+    extra: { max: POOL_SIZE, ...pgTimeouts(timeouts, workload), types: PG_TYPES },
   };
 }

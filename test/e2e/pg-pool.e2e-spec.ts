@@ -37,6 +37,34 @@ describe("the DataSource's pg pool (TypeORM's driver option)", () => {
     }
   });
 
+  describe('preparedQuery and DATABASE_PREPARED_STATEMENTS', () => {
+    /** The statements `preparedQuery` left prepared in the session of a transaction that ran `text` there. */
+    async function preparedIn(db: DataSource, text: string): Promise<string[]> {
+      return db.transaction(async (manager) => {
+        const { rows } = await preparedQuery<{ answer: number }>(manager, text, [41]);
+        expect(rows).toEqual([{ answer: 42 }]);
+        const prepared = await manager.query<Array<{ statement: string }>>('SELECT statement FROM pg_prepared_statements');
+        return prepared.map((row) => row.statement);
+      });
+    }
+
+    it('prepares a named statement per connection by default, and none when switched off', async () => {
+      const text = `SELECT $1::int + 1 AS answer -- ${Date.now()}`;
+      const named = await new DataSource(dataSourceOptions(ADMIN_URL)).initialize();
+      const unnamed = await new DataSource(dataSourceOptions(ADMIN_URL, undefined, 'api', { preparedStatements: false })).initialize();
+      try {
+        expect(await preparedIn(named, text)).toEqual([text]);
+        // Still parameterised, but nothing outlives the statement on the server connection: a
+        // pooler in transaction mode may hand the next statement another one.
+        expect(await preparedIn(unnamed, text)).toEqual([]);
+        expect((await preparedQuery<{ answer: number }>(unnamed.manager, text, [1])).rows).toEqual([{ answer: 2 }]);
+      } finally {
+        await named.destroy();
+        await unnamed.destroy();
+      }
+    });
+  });
+
   describe('a statement the server does not answer within the query timeout', () => {
     // The client gives up after 1 s. The statements sleep with the server's statement timeout
     // lifted, so only the client's bound can end them (as when the server is frozen).

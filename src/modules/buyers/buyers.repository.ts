@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { ReplicaReads } from '../../database/replica-reads';
 import type { KeysetPosition } from '../../shared/application/pagination';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
 import { keysetSql, SortOrder } from '../../shared/infrastructure/keyset-sql';
-import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 import type { StoredBuyerEvaluation } from './buyer-evaluation';
 import { BUYER_EVALUATION_SELECT, BUYER_SELECT } from './buyers.sql';
 
@@ -51,9 +49,10 @@ export interface BuyerFilter {
 /** Built once: a statement's text is looked up by value for its prepared name on every run. */
 const BUYER_BY_ID = `${BUYER_SELECT} WHERE b.workspace_id = $1 AND b.id = $2`;
 
+/** Read-only, and read a few seconds stale at most: every statement goes through `ReplicaReads` (ADR 0050). */
 @Injectable()
 export class BuyersRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly reads: ReplicaReads) {}
 
   async page(ctx: WorkspaceContext, filter: BuyerFilter, after: KeysetPosition | null, limit: number): Promise<BuyerRow[]> {
     const params: unknown[] = [requireWorkspace(ctx)];
@@ -68,18 +67,16 @@ export class BuyersRepository {
     }
     const keyset = keysetSql('b', 'created_at', filter.order, after, limit, params);
     if (keyset.where) conditions.push(keyset.where);
-    return (
-      await preparedQuery<BuyerRow>(this.dataSource.manager, `${BUYER_SELECT} WHERE ${conditions.join(' AND ')} ${keyset.tail}`, params)
-    ).rows;
+    return (await this.reads.query<BuyerRow>(`${BUYER_SELECT} WHERE ${conditions.join(' AND ')} ${keyset.tail}`, params)).rows;
   }
 
   async findOne(ctx: WorkspaceContext, id: string): Promise<BuyerRow | null> {
-    const { rows } = await preparedQuery<BuyerRow>(this.dataSource.manager, BUYER_BY_ID, [requireWorkspace(ctx), id]);
+    const { rows } = await this.reads.query<BuyerRow>(BUYER_BY_ID, [requireWorkspace(ctx), id]);
     return rows[0] ?? null;
   }
 
   async findEvaluation(ctx: WorkspaceContext, id: string): Promise<BuyerEvaluationRow | null> {
-    const { rows } = await preparedQuery<BuyerEvaluationRow>(this.dataSource.manager, BUYER_EVALUATION_SELECT, [requireWorkspace(ctx), id]);
+    const { rows } = await this.reads.query<BuyerEvaluationRow>(BUYER_EVALUATION_SELECT, [requireWorkspace(ctx), id]);
     return rows[0] ?? null;
   }
 }

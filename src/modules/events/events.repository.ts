@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ReplicaReads } from '../../database/replica-reads';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 
@@ -31,10 +32,16 @@ const COLUMNS = 'e.id, e.seq, e.type, e.object_type, e.data, e.previous, e.creat
 /**
  * The feed is a workspace's events by `seq`, the order their transactions committed in (see the
  * events migration): an event can never appear before a position a reader has already passed.
+ * A replica replays commits in that order too, so the feed's pages and single events are read
+ * through `ReplicaReads` (ADR 0050): a replica behind shows fewer events, never a gap. What the
+ * workers and the CLI read (deliveries' events, the end of the feed) stays on the primary.
  */
 @Injectable()
 export class EventsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly reads: ReplicaReads,
+  ) {}
 
   async page(ctx: WorkspaceContext, filter: EventFilter, after: FeedPosition | null, limit: number): Promise<EventRow[]> {
     const params: unknown[] = [requireWorkspace(ctx)];
@@ -52,8 +59,7 @@ export class EventsRepository {
       conditions.push(`e.created_at >= $${params.length}`);
     }
     params.push(limit + 1);
-    const { rows } = await preparedQuery<EventRow>(
-      this.dataSource.manager,
+    const { rows } = await this.reads.query<EventRow>(
       `SELECT ${COLUMNS} FROM events e WHERE ${conditions.join(' AND ')} ORDER BY e.seq LIMIT $${params.length}`,
       params,
     );
@@ -80,11 +86,10 @@ export class EventsRepository {
   }
 
   async findOne(ctx: WorkspaceContext, id: string): Promise<EventRow | null> {
-    const { rows } = await preparedQuery<EventRow>(
-      this.dataSource.manager,
-      `SELECT ${COLUMNS} FROM events e WHERE e.workspace_id = $1 AND e.id = $2`,
-      [requireWorkspace(ctx), id],
-    );
+    const { rows } = await this.reads.query<EventRow>(`SELECT ${COLUMNS} FROM events e WHERE e.workspace_id = $1 AND e.id = $2`, [
+      requireWorkspace(ctx),
+      id,
+    ]);
     return rows[0] ?? null;
   }
 

@@ -3,6 +3,7 @@ import { HealthCheckService, HealthIndicatorResult, TypeOrmHealthIndicator } fro
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
+import { ReplicaReads } from '../../database/replica-reads';
 import { isRedisMisconfiguration } from '../../shared/infrastructure/redis';
 import { Public } from '../../shared/interface/http/auth.guard';
 import { RateLimitStatus } from '../../shared/interface/http/rate-limit';
@@ -17,6 +18,8 @@ const REDIS_TIMEOUT_MS = 1_000;
  * activities wait in the database for the sweeper). Redis answering that the queues cannot work
  * as configured (`CROSSSLOT`, `MOVED`: a Redis Cluster spoken to as one server) fails it too,
  * with the reason: that does not pass by itself.
+ * Read replicas, when configured, are reported the same way: a replica lagging or away sends its
+ * reads to the primary (ADR 0050).
  */
 @Controller('health')
 export class HealthController {
@@ -26,6 +29,7 @@ export class HealthController {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly producer: PipelineProducer,
     private readonly rateLimit: RateLimitStatus,
+    private readonly replicaReads: ReplicaReads,
   ) {}
 
   @Public()
@@ -38,17 +42,18 @@ export class HealthController {
   @Get('ready')
   async ready(@Res() res: Response): Promise<void> {
     const redisError = await this.producer.probe(REDIS_TIMEOUT_MS);
-    const redis = this.redisReport(redisError);
+    const replicas = this.replicaReads.status();
+    const reported = { redis: this.redisReport(redisError), ...(replicas.length > 0 ? { replicas } : {}) };
     try {
       const result = await this.health.check([() => this.database.pingCheck('database', { timeout: 2_000 }), () => this.migrations()]);
       if (redisError && isRedisMisconfiguration(redisError)) {
-        res.status(HttpStatus.SERVICE_UNAVAILABLE).json({ ...result, status: 'error', redis });
+        res.status(HttpStatus.SERVICE_UNAVAILABLE).json({ ...result, status: 'error', ...reported });
         return;
       }
-      res.status(HttpStatus.OK).json({ ...result, redis });
+      res.status(HttpStatus.OK).json({ ...result, ...reported });
     } catch (error) {
       const body = (error as { getResponse?: () => object }).getResponse?.() ?? { status: 'error' };
-      res.status(HttpStatus.SERVICE_UNAVAILABLE).json({ ...body, redis });
+      res.status(HttpStatus.SERVICE_UNAVAILABLE).json({ ...body, ...reported });
     }
   }
 

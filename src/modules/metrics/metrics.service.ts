@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { poolOf } from '../../database/pg-pool';
+import { ReplicaReads, ReplicaStatus } from '../../database/replica-reads';
 import { withinRedisBound } from '../../shared/infrastructure/redis';
 import { PipelineProducer } from '../pipeline/pipeline.producer';
 import { PIPELINE_QUEUES, PipelineQueue } from '../pipeline/queues';
@@ -30,6 +31,7 @@ export class MetricsService {
     private readonly registry: Registry,
     private readonly producer: PipelineProducer,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly replicaReads: ReplicaReads,
   ) {
     const registers = [registry];
     this.httpRequests = new Counter({
@@ -64,6 +66,20 @@ export class MetricsService {
       labelNames: ['state'],
       registers,
       collect: () => this.collectPool(poolConnections),
+    });
+    const replicaLag: Gauge<'replica'> = new Gauge({
+      name: 'bi_db_replica_lag_seconds',
+      help: 'How far each read replica was behind the primary at its last measurement, every second (absent while it does not answer)',
+      labelNames: ['replica'],
+      registers,
+      collect: () => this.collectReplicas(replicaLag, (status) => status.lag_seconds),
+    });
+    const replicaServing: Gauge<'replica'> = new Gauge({
+      name: 'bi_db_replica_serving',
+      help: 'Whether each read replica serves reads (1) or is skipped for lag or for not answering (0)',
+      labelNames: ['replica'],
+      registers,
+      collect: () => this.collectReplicas(replicaServing, (status) => (status.state === 'up' ? 1 : 0)),
     });
   }
 
@@ -103,6 +119,14 @@ export class MetricsService {
     for (const entry of counts) {
       if (!entry) continue;
       for (const state of QUEUE_STATES) gauge.set({ queue: entry.queue, state }, entry.byState[state] ?? 0);
+    }
+  }
+
+  private collectReplicas(gauge: Gauge<'replica'>, value: (status: ReplicaStatus) => number | null): void {
+    gauge.reset();
+    for (const status of this.replicaReads.status()) {
+      const measured = value(status);
+      if (measured !== null) gauge.set({ replica: status.replica }, measured);
     }
   }
 

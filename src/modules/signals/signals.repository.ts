@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { ReplicaReads } from '../../database/replica-reads';
 import type { KeysetPosition } from '../../shared/application/pagination';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
 import { keysetSql, SortOrder } from '../../shared/infrastructure/keyset-sql';
 import type { SignalTrigger, SignalType } from './signal-types';
-import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 
 export interface SignalRow {
   id: string;
@@ -33,9 +31,10 @@ export interface SignalFilter {
   order: SortOrder;
 }
 
+/** Read-only, and read a few seconds stale at most: its statements go through `ReplicaReads` (ADR 0050). */
 @Injectable()
 export class SignalsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly reads: ReplicaReads) {}
 
   /**
    * One keyset page. Each filter is an equality or range on a leading column of one of the
@@ -56,8 +55,7 @@ export class SignalsRepository {
     if (filter.capturedBefore) add('s.captured_at < ?', filter.capturedBefore);
     const keyset = keysetSql('s', 'captured_at', filter.order, after, limit, params);
     if (keyset.where) conditions.push(keyset.where);
-    const { rows } = await preparedQuery<SignalRow>(
-      this.dataSource.manager,
+    const { rows } = await this.reads.query<SignalRow>(
       `SELECT s.id, s.buyer_id, s.type, s.data, s.captured_at, s.created_at, s.updated_at
          FROM signals s WHERE ${conditions.join(' AND ')} ${keyset.tail}`,
       params,

@@ -1,6 +1,6 @@
-import type { PoolClient } from 'pg';
+import type { PoolClient, QueryConfig } from 'pg';
 import type { EntityManager } from 'typeorm';
-import { poolOf } from '../../database/pg-pool';
+import { namedStatementsOn, poolOf } from '../../database/pg-pool';
 import { discardConnection, isQueryTimeout } from '../../database/timeouts';
 
 /** Statement texts seen so far and their names; texts are code, so the set stays small. */
@@ -17,7 +17,17 @@ function nameOf(text: string): string | undefined {
 }
 
 /**
- * Runs a parameterised statement as a named prepared statement on the manager's connection: its
+ * pg's query for `text` and `values`: named, so that each connection prepares it once, unless
+ * `named` is false (`DATABASE_PREPARED_STATEMENTS=false`, for PgBouncer in transaction mode, where
+ * a statement prepared on one server connection is unknown on the next). Unnamed statements are
+ * still parameterised; PostgreSQL parses and plans them on every run.
+ */
+export function statementConfig(text: string, values: readonly unknown[], named: boolean): QueryConfig {
+  return { name: named ? nameOf(text) : undefined, text, values: values as unknown[] };
+}
+
+/**
+ * Runs a parameterised statement as a named prepared statement (see `statementConfig`) on the manager's connection: its
  * transaction's (`QueryRunner.connect()` hands out the pg client), or else the DataSource's pool.
  * PostgreSQL parses it once per connection and, after a few runs, plans it once too: on the hot
  * paths planning cost as much as a third of the statement. Values are passed as with
@@ -29,7 +39,7 @@ export async function preparedQuery<Row = Record<string, unknown>>(
   text: string,
   values: readonly unknown[],
 ): Promise<{ rows: Row[]; rowCount: number | null }> {
-  const config = { name: nameOf(text), text, values: values as unknown[] };
+  const config = statementConfig(text, values, namedStatementsOn(manager.connection));
   const runner = manager.queryRunner;
   if (runner !== undefined && !runner.isReleased) {
     const client = (await runner.connect()) as PoolClient;

@@ -3,7 +3,7 @@ import { AppError } from '../../shared/application/app-error';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
 import { Clock } from '../../shared/domain/clock';
 import { formatId, ID_PREFIXES, IdGenerator, parseId } from '../../shared/domain/ids';
-import { warnAtMostEvery } from '../../shared/infrastructure/redis';
+import { warnAtMostEvery } from '../../shared/infrastructure/warn-at-most-every';
 import { CLOCK, ID_GENERATOR } from '../../shared/shared.module';
 import { PipelineProducer } from '../pipeline/pipeline.producer';
 import { validateActivityBatch } from './activity-input';

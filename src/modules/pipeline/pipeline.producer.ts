@@ -1,13 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import {
-  isClusterNodeInfo,
-  isRedisMisconfiguration,
-  RedisTopologyError,
-  warnAtMostEvery,
-  withinRedisBound,
-} from '../../shared/infrastructure/redis';
+import { isClusterNodeInfo, isRedisMisconfiguration, RedisTopologyError, withinRedisBound } from '../../shared/infrastructure/redis';
+import { warnAtMostEvery } from '../../shared/infrastructure/warn-at-most-every';
 import { PIPELINE_JOB_OPTIONS, PipelineJob, pipelineJobId, PipelineQueue } from './queues';
 
 /** Puts activities on a pipeline queue, with deterministic job ids. */

@@ -1,12 +1,8 @@
 import { Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { ConnectionOptions } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import {
-  createRedisClient,
-  refuseClusterNodeWithoutCluster,
-  redisOptionsFromUrl,
-  warnAtMostEvery,
-} from '../../shared/infrastructure/redis';
+import { createRedisClient, refuseClusterNodeWithoutCluster, redisOptionsFromUrl } from '../../shared/infrastructure/redis';
+import { warnAtMostEvery } from '../../shared/infrastructure/warn-at-most-every';
 
 /**
  * The connection every BullMQ queue and worker of the process is given. For one Redis it is

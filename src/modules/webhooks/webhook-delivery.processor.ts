@@ -5,7 +5,7 @@ import { APP_CONFIG, AppConfig } from '../../config/config';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import type { Clock } from '../../shared/domain/clock';
 import { formatId, ID_PREFIXES, IdGenerator } from '../../shared/domain/ids';
-import { warnAtMostEvery } from '../../shared/infrastructure/redis';
+import { warnAtMostEvery } from '../../shared/infrastructure/warn-at-most-every';
 import { CLOCK, ID_GENERATOR } from '../../shared/shared.module';
 import { EventsRepository } from '../events/events.repository';
 import { DeliveryLoads } from './delivery-loads';

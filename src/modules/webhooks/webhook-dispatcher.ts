@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PeriodicTask } from '../../shared/infrastructure/periodic-task';
-import { warnAtMostEvery } from '../../shared/infrastructure/redis';
+import { warnAtMostEvery } from '../../shared/infrastructure/warn-at-most-every';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 import { subscribes } from '../events/event-types';
 import { DELIVERY_BATCH, DeliveryJob, WebhookQueue } from './webhook-queue';

@@ -1,7 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { JobsOptions, Queue } from 'bullmq';
-import { warnAtMostEvery, withinRedisBound } from '../../shared/infrastructure/redis';
+import { withinRedisBound } from '../../shared/infrastructure/redis';
+import { warnAtMostEvery } from '../../shared/infrastructure/warn-at-most-every';
 import { DELIVERY_ATTEMPTS } from './webhook-schedule';
 
 export const WEBHOOK_QUEUE = 'webhooks';

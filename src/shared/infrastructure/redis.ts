@@ -90,22 +90,6 @@ export function isRedisMisconfiguration(error: unknown): boolean {
   return error instanceof RedisTopologyError || (error instanceof Error && /^(CROSSSLOT|MOVED|ASK) /.test(error.message));
 }
 
-/**
- * An `error` listener for Redis clients, queues and workers that logs one warning per interval
- * at most: a client that lost Redis retries every few hundred milliseconds, and each attempt
- * fails again. Without a listener BullMQ writes every such error to stderr, outside the
- * structured log.
- */
-export function warnAtMostEvery(logger: { warn(message: string): void }, label: string, intervalMs = 10_000): (error: Error) => void {
-  let last = Number.NEGATIVE_INFINITY;
-  return (error: Error) => {
-    const now = Date.now();
-    if (now - last < intervalMs) return;
-    last = now;
-    logger.warn(`${label}: ${error.message}`);
-  };
-}
-
 /** How long a request waits for Redis before it answers without it. */
 export const REDIS_REQUEST_BOUND_MS = 1_000;
 

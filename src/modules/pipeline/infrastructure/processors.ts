@@ -7,7 +7,7 @@ import { MatchStep } from '../application/match.step';
 import { PipelineStep } from '../application/pipeline-step';
 import { ResolveStep } from '../application/resolve.step';
 import { MetricsService } from '../../metrics/metrics.service';
-import { warnAtMostEvery } from '../../../shared/infrastructure/redis';
+import { warnAtMostEvery } from '../../../shared/infrastructure/warn-at-most-every';
 import { PipelineProducer } from '../pipeline.producer';
 import { APP_CONFIG, AppConfig } from '../../../config/config';
 import { isPipelineJob, passOf, pipelineWorkerOptions, PipelineQueue } from '../queues';

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { WorkspaceContext } from '../../../shared/application/workspace-context';
 import { ActivitiesRepository } from '../../activities/activities.repository';
 import { PeriodicTask } from '../../../shared/infrastructure/periodic-task';
-import { warnAtMostEvery } from '../../../shared/infrastructure/redis';
+import { warnAtMostEvery } from '../../../shared/infrastructure/warn-at-most-every';
 import { PipelineProducer } from '../pipeline.producer';
 
 const INTERVAL_MS = 30_000;

@@ -1,7 +1,8 @@
 import { Global, Logger, Module } from '@nestjs/common';
 import { seconds, ThrottlerModule } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from '../../../config/config';
-import { createRedisClient, warnAtMostEvery } from '../../infrastructure/redis';
+import { createRedisClient } from '../../infrastructure/redis';
+import { warnAtMostEvery } from '../../infrastructure/warn-at-most-every';
 import { AppError } from '../../application/app-error';
 import { FailedAuthenticationLimit, RATE_LIMIT_THROTTLER, rateLimitKey, RateLimitStatus } from './rate-limit';
 import { RedisThrottlerStorage } from './rate-limit-storage';

@@ -29,7 +29,8 @@ import { icpResource } from '../src/modules/kb/icps/icp.resource';
 import { profileFields } from '../src/modules/kb/kb-shapes';
 import { topicResource } from '../src/modules/kb/topics/topic.resource';
 import { presentSignal } from '../src/modules/signals/signal-view';
-import type { SignalRow } from '../src/modules/signals/signals.repository';
+import type { SignalTrigger, SignalType } from '../src/modules/signals/signal-types';
+import { SignalRow, signalsPageSql } from '../src/modules/signals/signals.repository';
 import { AppError } from '../src/shared/application/app-error';
 import { defineKbDtos, validateKbInput } from '../src/shared/application/kb-fields';
 import { keysetPage, KeysetPosition, Page } from '../src/shared/application/pagination';
@@ -75,27 +76,22 @@ interface Answer {
 
 // SignalsRepository.page
 function signalsSql(workspaceId: string, query: Query, after: KeysetPosition | null, limit: number) {
-  const params: unknown[] = [workspaceId];
-  const conditions = ['s.workspace_id = $1'];
-  const add = (sql: string, value: unknown) => {
-    params.push(value);
-    conditions.push(sql.replace('?', `$${params.length}`));
-  };
   const buyerId = query.get('buyer_id');
   const type = query.get('type');
   const trigger = query.get('trigger');
   const capturedAfter = query.get('captured_after');
-  if (buyerId !== null) add('s.buyer_id = ?', internalId(ID_PREFIXES.buyer, buyerId));
-  if (trigger !== null) add('s.trigger = ?', trigger);
-  else if (type !== null) add('s.type = ?', type);
-  if (capturedAfter !== null) add('s.captured_at >= ?', new Date(capturedAfter));
-  const keyset = keysetSql('s', 'captured_at', 'desc', after, limit, params);
-  if (keyset.where) conditions.push(keyset.where);
-  return {
-    sql: `SELECT s.id, s.buyer_id, s.type, s.data, s.captured_at, s.created_at, s.updated_at
-         FROM signals s WHERE ${conditions.join(' AND ')} ${keyset.tail}`,
-    params,
-  };
+  return signalsPageSql(
+    workspaceId,
+    {
+      buyerId: buyerId === null ? undefined : internalId(ID_PREFIXES.buyer, buyerId),
+      type: (type ?? undefined) as SignalType | undefined,
+      trigger: (trigger ?? undefined) as SignalTrigger | undefined,
+      capturedAfter: capturedAfter === null ? undefined : new Date(capturedAfter),
+      order: 'desc',
+    },
+    after,
+    limit,
+  );
 }
 
 // BuyersRepository.page (no created_after / created_before: the scenarios do not use them)

@@ -23,6 +23,7 @@ import { RateLimitModule } from './shared/interface/http/rate-limit.module';
 import { RequestLogMiddleware } from './shared/interface/http/request-log';
 import { RequestPipelineMiddleware } from './shared/interface/http/request-pipeline.middleware';
 import { IdempotencyRetentionModule } from './shared/shared.module';
+import { PartitionMaintenanceModule } from './database/partition-maintenance';
 
 /**
  * The HTTP API. A request passes, in order: the request log (it gives the request its id; lines
@@ -52,7 +53,7 @@ export class AppModule implements NestModule {
         EventsModule,
         WebhooksModule,
         // One command serves a demo: the API runs the pipeline workers too unless RUN_WORKERS=false.
-        ...(config.runWorkers ? [PipelineModule, EventsRetentionModule, IdempotencyRetentionModule, WebhookWorkersModule] : []),
+        ...(config.runWorkers ? [PipelineModule, EventsRetentionModule, IdempotencyRetentionModule, PartitionMaintenanceModule, WebhookWorkersModule] : []),
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

@@ -6,6 +6,7 @@ import { EventsRetentionModule } from './modules/events/events.module';
 import { PipelineModule } from './modules/pipeline/pipeline.module';
 import { WebhookWorkersModule } from './modules/webhooks/webhooks.module';
 import { IdempotencyRetentionModule } from './shared/shared.module';
+import { PartitionMaintenanceModule } from './database/partition-maintenance';
 
 /**
  * The worker process: the pipeline's processors, events and idempotency-key retention, webhook
@@ -22,6 +23,7 @@ export class WorkerModule {
         PipelineModule,
         EventsRetentionModule,
         IdempotencyRetentionModule,
+        PartitionMaintenanceModule,
         WebhookWorkersModule,
       ],
     };

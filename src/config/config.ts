@@ -30,6 +30,11 @@ export interface AppConfig {
   pipelineLockMs: number;
   /** Events older than this are deleted; a feed cursor stays valid at least this long. */
   eventsRetentionDays: number;
+  /**
+   * Months of Signals kept (by `captured_at`; whole months are dropped, ADR 0052), or null to keep
+   * them all (the default).
+   */
+  signalRetentionMonths: number | null;
   /** Whether changes write events (the feed and webhooks); off only where neither is used. */
   eventsEnabled: boolean;
   /** How long an `Idempotency-Key` is remembered (and its answer replayed) after its first use. */
@@ -196,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     pipelineLockMs: integer(env, 'PIPELINE_LOCK_MS', 30_000, 1_000, 600_000),
     eventsRetentionDays: integer(env, 'EVENTS_RETENTION_DAYS', 30, 1, 3650),
     eventsEnabled: boolean(env, 'EVENTS_ENABLED', true),
+    signalRetentionMonths: integer(env, 'SIGNAL_RETENTION_MONTHS', 0, 0, 1_200) || null,
     idempotencyTtlHours: integer(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 720),
     secretsKey: secretsKey || DEVELOPMENT_SECRETS_KEY,
     secretsKeyDefault: !secretsKey,

@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { DATABASE_TIMEOUT_DEFAULTS } from '../config/config';
 import { dataSourceOptions } from './data-source';
+import { ensureAllPartitions } from './partition-maintenance';
 
 const DUPLICATE_DATABASE = '42P04';
 const UNIQUE_VIOLATION = '23505';
@@ -63,6 +64,13 @@ export async function runMigrations(
     await dataSource.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       const ran = await dataSource.runMigrations({ transaction: 'each' });
+      // The partitions a process may write to from its first moment (ADR 0052).
+      const runner = dataSource.createQueryRunner();
+      try {
+        await ensureAllPartitions((text, values) => runner.query(text, values), new Date());
+      } finally {
+        await runner.release();
+      }
       return ran.map((migration) => migration.name);
     } finally {
       await dataSource.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);

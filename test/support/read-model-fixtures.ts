@@ -461,6 +461,15 @@ export async function insertSignals(ds: DataSource, workspacePublicId: string, i
         captured_at timestamptz, created_at timestamptz, updated_at timestamptz)`,
     [JSON.stringify(rows)],
   );
+  // As the pipeline keeps them: a Buyer's first and last Signal times span all its Signals (a
+  // Buyer's Signals pages are bounded by them).
+  await ds.query(
+    `UPDATE buyers b SET first_signal_at = LEAST(b.first_signal_at, s.first), last_signal_at = GREATEST(b.last_signal_at, s.last)
+       FROM (SELECT workspace_id, buyer_id, min(captured_at) AS first, max(captured_at) AS last FROM signals
+              WHERE workspace_id = $1 AND buyer_id = ANY($2::bigint[]) GROUP BY workspace_id, buyer_id) s
+      WHERE b.workspace_id = s.workspace_id AND b.id = s.buyer_id`,
+    [workspaceId, [...new Set(signals.map((s) => s.buyer_id))]],
+  );
   return signals;
 }
 

@@ -8,6 +8,7 @@ import { Events1764288000000 } from './1764288000000-events';
 import { Webhooks1764374400000 } from './1764374400000-webhooks';
 import { IdempotencyKeys1764460800000 } from './1764460800000-idempotency-keys';
 import { ShardableKeys1764547200000 } from './1764547200000-shardable-keys';
+import { SignalsByMonth1764633600000 } from './1764633600000-signals-by-month';
 
 /** Every migration, oldest first. Listed explicitly so the same list works from src/ and dist/. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   Webhooks1764374400000,
   IdempotencyKeys1764460800000,
   ShardableKeys1764547200000,
+  SignalsByMonth1764633600000,
 ];

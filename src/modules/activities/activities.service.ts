@@ -40,7 +40,7 @@ export class ActivitiesService {
 
   async intake(ctx: WorkspaceContext, body: unknown): Promise<IntakeResult> {
     const workspaceId = requireWorkspace(ctx);
-    const inputs = validateActivityBatch(body);
+    const inputs = validateActivityBatch(body, this.clock.now());
     // Redis being away passes (the sweeper queues the stored activities later, ADR 0012); Redis
     // that cannot take the jobs as configured (a cluster spoken to as one server) would leave them
     // unqueued until the configuration changes, so nothing is stored and claimed `queued` then.

@@ -66,6 +66,7 @@ describe('validateActivityBatch', () => {
     [{ activities: [website({ occurred_at: '2026-11-20' })] }, 'activities[0].occurred_at'],
     [{ activities: [website({ occurred_at: '2026-02-30T10:00:00Z' })] }, 'activities[0].occurred_at'],
     [{ activities: [website({ occurred_at: 1763632800 })] }, 'activities[0].occurred_at'],
+    [{ activities: [website({ occurred_at: '2999-01-01T00:00:00Z' })] }, 'activities[0].occurred_at'],
     [{ activities: [website({ identity: {} })] }, 'activities[0].identity'],
     [{ activities: [website({ identity: { ip: '1.2.3.4' } })] }, 'activities[0].identity'],
     [{ activities: [website({ identity: { email: 42 } })] }, 'activities[0].identity.email'],
@@ -98,5 +99,20 @@ describe('validateActivityBatch', () => {
 
   it('rejects prototype keys as unknown fields', () => {
     expect(param(JSON.parse('{"activities":[{"__proto__":{"x":1},"type":"website"}]}'))).toBe('activities[0].__proto__');
+  });
+});
+
+describe('occurred_at in the future', () => {
+  const at = (occurred_at: string) => ({ activities: [website({ occurred_at })] });
+  const now = new Date('2026-11-20T10:00:00Z');
+
+  it('accepts up to 24 hours ahead of the receiving clock, for clocks that run ahead', () => {
+    expect(validateActivityBatch(at('2026-11-21T10:00:00Z'), now)[0].occurred_at).toBe('2026-11-21T10:00:00.000Z');
+  });
+
+  it('refuses a time further ahead, naming the field', () => {
+    expect(() => validateActivityBatch(at('2026-11-21T10:00:01Z'), now)).toThrow(
+      expect.objectContaining({ param: 'activities[0].occurred_at', message: expect.stringContaining('24 hours in the future') }),
+    );
   });
 });

@@ -131,7 +131,7 @@ class Checker {
   }
 }
 
-function validateOne(raw: unknown, index: number): ActivityInput {
+function validateOne(raw: unknown, index: number, now: Date): ActivityInput {
   // Annotated so that `c.fail(...)` (returns never) narrows types after it.
   const c: Checker = new Checker(`activities[${index}]`);
   if (!isPlainObject(raw)) c.fail(null, 'must be an object');
@@ -155,6 +155,9 @@ function validateOne(raw: unknown, index: number): ActivityInput {
   ) {
     c.fail('occurred_at', 'must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ssZ');
   }
+  // An activity happened already; a day allows for clocks that run ahead. (Signals are partitioned
+  // by this time, and one far ahead would land in the catch-all partition, ADR 0052.)
+  if (when.getTime() > now.getTime() + MAX_AHEAD_MS) c.fail('occurred_at', 'must not be more than 24 hours in the future');
 
   const identitySource = c.object(raw.identity, 'identity', IDENTITY_KEYS);
   const identity: ActivityIdentity = {};
@@ -214,8 +217,10 @@ function validateOne(raw: unknown, index: number): ActivityInput {
   return activity;
 }
 
-/** Validates an intake body `{"activities": [...]}`; returns the activities in order. */
-export function validateActivityBatch(body: unknown): ActivityInput[] {
+const MAX_AHEAD_MS = 24 * 3600_000;
+
+/** Validates an intake body `{"activities": [...]}` received at `now`; returns the activities in order. */
+export function validateActivityBatch(body: unknown, now: Date = new Date()): ActivityInput[] {
   if (!isPlainObject(body)) throw AppError.validation('body', 'The request body must be a JSON object.');
   for (const key of Object.keys(body)) {
     if (key !== 'activities') throw AppError.validation(key, `Unknown field ${JSON.stringify(key.slice(0, 100))}.`);
@@ -224,5 +229,5 @@ export function validateActivityBatch(body: unknown): ActivityInput[] {
   if (!Array.isArray(list) || list.length === 0 || list.length > MAX_ACTIVITIES) {
     throw AppError.validation('activities', `activities must be an array of 1 to ${MAX_ACTIVITIES} activities.`);
   }
-  return list.map(validateOne);
+  return list.map((raw, index) => validateOne(raw, index, now));
 }

@@ -53,7 +53,9 @@ export class AppModule implements NestModule {
         EventsModule,
         WebhooksModule,
         // One command serves a demo: the API runs the pipeline workers too unless RUN_WORKERS=false.
-        ...(config.runWorkers ? [PipelineModule, EventsRetentionModule, IdempotencyRetentionModule, PartitionMaintenanceModule, WebhookWorkersModule] : []),
+        ...(config.runWorkers
+          ? [PipelineModule, EventsRetentionModule, IdempotencyRetentionModule, PartitionMaintenanceModule, WebhookWorkersModule]
+          : []),
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

@@ -119,7 +119,7 @@ async function detachedPeriods(sql: Sql, spec: PartitionedTable): Promise<string
   const rows = await sql(
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname LIKE $1 AND NOT c.relispartition`,
-    [`${spec.table}\_p%`],
+    [`${spec.table}_p%`],
   );
   return rows.map((row) => String(row.name)).filter((name) => periodOf(spec, name) !== null);
 }

@@ -160,7 +160,7 @@ UPDATE buyers b
        signal_count_market = c.market, signal_count_linkedin = c.linkedin,
        first_signal_id = f.id, first_signal_type = f.type, first_signal_trigger = f.trigger, first_signal_at = f.captured_at,
        last_signal_id = l.id, last_signal_type = l.type, last_signal_trigger = l.trigger, last_signal_at = l.captured_at,
-       attribution = (SELECT s.data -> 'attribution' FROM signals s WHERE s.id = f.id)
+       attribution = (SELECT s.data -> 'attribution' FROM signals s WHERE s.workspace_id = $1 AND s.id = f.id AND s.captured_at = f.captured_at)
   FROM counts c
   JOIN firsts f ON f.buyer_id = c.buyer_id
   JOIN lasts l ON l.buyer_id = c.buyer_id

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       expect(config.logLevel).toBe('info');
       expect(config.pipelineLockMs).toBe(30_000);
       expect(config.eventsRetentionDays).toBe(30);
+      expect(config.signalRetentionMonths).toBeNull();
       expect(config.eventsEnabled).toBe(true);
       expect(config.idempotencyTtlHours).toBe(24);
       expect(config.secretsKeyDefault).toBe(true);
@@ -91,6 +92,7 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'debug',
         PIPELINE_LOCK_MS: '5000',
         EVENTS_RETENTION_DAYS: '7',
+        SIGNAL_RETENTION_MONTHS: '12',
         EVENTS_ENABLED: 'false',
         IDEMPOTENCY_TTL_HOURS: '48',
         SECRETS_KEY: 'k'.repeat(32),
@@ -110,6 +112,7 @@ describe('loadConfig', () => {
       expect(config.logLevel).toBe('debug');
       expect(config.pipelineLockMs).toBe(5_000);
       expect(config.eventsRetentionDays).toBe(7);
+      expect(config.signalRetentionMonths).toBe(12);
       expect(config.eventsEnabled).toBe(false);
       expect(config.idempotencyTtlHours).toBe(48);
       expect(config).toMatchObject({ secretsKey: 'k'.repeat(32), secretsKeyDefault: false });
@@ -214,6 +217,8 @@ describe('loadConfig', () => {
       ['IDEMPOTENCY_TTL_HOURS', '0'],
       ['IDEMPOTENCY_TTL_HOURS', '721'],
       ['IDEMPOTENCY_TTL_HOURS', '1d'],
+      ['SIGNAL_RETENTION_MONTHS', '1201'],
+      ['SIGNAL_RETENTION_MONTHS', '12m'],
       ['DATABASE_CONNECT_TIMEOUT_MS', '499'],
       ['DATABASE_CONNECT_TIMEOUT_MS', '5s'],
       ['DATABASE_QUERY_TIMEOUT_MS', '999'],

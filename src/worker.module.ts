@@ -9,8 +9,8 @@ import { IdempotencyRetentionModule } from './shared/shared.module';
 import { PartitionMaintenanceModule } from './database/partition-maintenance';
 
 /**
- * The worker process: the pipeline's processors, events and idempotency-key retention, webhook
- * dispatch and delivery, and nothing that serves HTTP.
+ * The worker process: the pipeline's processors, events and idempotency-key retention, partition
+ * maintenance, webhook dispatch and delivery, and nothing that serves HTTP.
  */
 @Module({})
 export class WorkerModule {

@@ -546,8 +546,12 @@ function classifyActivity(a: unknown): ActivityVerdict {
     v = worst(v, 'unknown');
   } else {
     const year = Number(a.occurred_at.slice(0, 4));
-    // Far-past and far-future instants: the documents fix the format, not the range.
-    if (year < 1900 || year > 2200) v = worst(v, 'unknown');
+    // Far-past instants: the documents fix the format, not the range.
+    if (year < 1900) v = worst(v, 'unknown');
+    // More than 24 hours ahead of the server's clock is refused (a minute either side of the bound: either).
+    const ahead = Date.parse(a.occurred_at) - Date.now() - 24 * 3_600_000;
+    if (ahead > 60_000) return { verdict: 'invalid' };
+    if (ahead > -60_000) v = worst(v, 'unknown');
   }
   const identity = a.identity;
   if (!isPlainObject(identity)) return { verdict: 'invalid' };

@@ -1,5 +1,5 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import type { DestinationStream } from 'pino';
 import { AppConfig } from './config/config';
 import { loggingModule } from './shared/infrastructure/logging';
@@ -18,6 +18,7 @@ import { SignalsModule } from './modules/signals/signals.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 import { AuthGuard } from './shared/interface/http/auth.guard';
 import { ApiExceptionFilter } from './shared/interface/http/exception.filter';
+import { RouteMethods } from './shared/interface/http/route-methods';
 import { WorkspaceThrottlerGuard } from './shared/interface/http/rate-limit';
 import { RateLimitModule } from './shared/interface/http/rate-limit.module';
 import { RequestLogMiddleware } from './shared/interface/http/request-log';
@@ -40,6 +41,7 @@ export class AppModule implements NestModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config),
+        DiscoveryModule,
         loggingModule(logDestination),
         RateLimitModule,
         HealthModule,
@@ -58,6 +60,7 @@ export class AppModule implements NestModule {
           : []),
       ],
       providers: [
+        RouteMethods,
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         // Guards run in this order: every request to a route counts against the workspace's
         // budget, even one the auth guard then refuses.

@@ -6,6 +6,8 @@ export const ErrorCode = {
   authentication: 'authentication_error',
   permissionDenied: 'permission_denied',
   notFound: 'not_found',
+  // A known path asked with a method it does not answer (with `Allow`).
+  methodNotAllowed: 'method_not_allowed',
   conflict: 'conflict',
   payloadTooLarge: 'payload_too_large',
   rateLimitExceeded: 'rate_limit_exceeded',
@@ -25,6 +27,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   authentication_error: 401,
   permission_denied: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
   rate_limit_exceeded: 429,

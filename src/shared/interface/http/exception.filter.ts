@@ -7,6 +7,7 @@ import { redactSecrets } from '../../domain/secrets';
 import { isUnavailable } from '../../infrastructure/postgres-errors';
 import { AppRequest } from './request-context';
 import { newRequestId } from './request-id';
+import { RouteMethods } from './route-methods';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: ErrorCode.validation,
@@ -31,14 +32,29 @@ function undecodablePath(path: string, kbIdParams: KbIdParams): AppError {
   return AppError.notFound();
 }
 
-function toAppError(exception: unknown, path: string, kbIdParams: KbIdParams): AppError | null {
+/** A known path asked with another method: `405` with the methods it answers; else no route. */
+function noRoute(method: string, path: string, routes: RouteMethods | undefined): AppError {
+  const allowed = routes?.allowed(path) ?? [];
+  if (allowed.length === 0 || allowed.includes(method)) return new AppError(ErrorCode.notFound, 'No such route.');
+  return new AppError(ErrorCode.methodNotAllowed, `${path} does not answer ${method}; it answers ${allowed.join(', ')}.`, undefined, {
+    Allow: allowed.join(', '),
+  });
+}
+
+function toAppError(
+  exception: unknown,
+  req: { method: string; path: string },
+  kbIdParams: KbIdParams,
+  routes?: RouteMethods,
+): AppError | null {
+  const path = req.path;
   if (exception instanceof AppError) return exception;
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     if (status === 400 && /Failed to decode param/i.test(exception.message)) return undecodablePath(path, kbIdParams);
     const code = STATUS_CODES[status];
     if (!code) return null;
-    if (status === 404) return new AppError(code, 'No such route.');
+    if (status === 404) return noRoute(req.method, path, routes);
     if (code === ErrorCode.validation) return AppError.validation('body', 'The request is invalid.');
     return new AppError(code, exception.message);
   }
@@ -57,14 +73,18 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
   /** `kbIdParams`: the id parameter of each KB path, from the KB module (none without it). */
-  constructor(@Optional() @Inject(KB_ID_PARAMS) private readonly kbIdParams: KbIdParams = {}) {}
+  constructor(
+    @Optional() @Inject(KB_ID_PARAMS) private readonly kbIdParams: KbIdParams = {},
+    @Optional() private readonly routes?: RouteMethods,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const req = http.getRequest<AppRequest>();
     const res = http.getResponse<Response>();
     const requestId = req.state?.requestId ?? newRequestId();
-    const error = toAppError(exception, req.originalUrl?.split('?', 1)[0] ?? req.path ?? '', this.kbIdParams);
+    const path = req.originalUrl?.split('?', 1)[0] ?? req.path ?? '';
+    const error = toAppError(exception, { method: req.method, path }, this.kbIdParams, this.routes);
     if (!error) {
       // The error with its stack, and the request it failed (when logged within a request, the
       // line also carries the request log's `req`).

@@ -1,0 +1,26 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Public } from '../../shared/interface/http/auth.guard';
+
+/** `GET /` without a key: where a newcomer finds the API's documentation, instead of a bare 401. */
+@Controller()
+export class RootController {
+  @Public()
+  @Get()
+  @ApiOperation({ summary: 'Where the documentation is (no key needed)' })
+  @ApiOkResponse({
+    schema: {
+      type: 'object',
+      properties: { name: { type: 'string' }, docs: { type: 'string' }, openapi: { type: 'string' }, health: { type: 'string' } },
+    },
+  })
+  root(): Record<string, string> {
+    return {
+      name: 'Buyer intelligence API',
+      docs: '/docs',
+      openapi: '/openapi.json',
+      health: '/health/ready',
+      authentication: 'Authorization: Bearer <API key> on every /v1 and /ingest/v1 route',
+    };
+  }
+}

@@ -77,7 +77,7 @@ export class PipelineProducer {
    */
   async enqueueManyWithinBound(queue: PipelineQueue, jobs: readonly PipelineJob[]): Promise<void> {
     await Promise.all(
-      [...this.byGroup(jobs)].map(([group, batch]) => withinRedisBound(this.queue(queue, group), () => this.addBulk(queue, group, batch))),
+      [...this.byGroup(jobs)].map(([group, batch]) => withinRedisBound(this.queue(queue, group), () => this.enqueueMany(queue, batch))),
     ).catch((error: unknown) => {
       throw this.noted(error);
     });

@@ -37,7 +37,7 @@ describe('queue groups', () => {
       expect(queueGroupOf('9007199254740993', 2)).toBe(1);
     });
 
-    it('is stable, and spreads consecutive workspaces over every group', () => {
+    it('is stable, and spreads consecutive ids over every group', () => {
       const ids = Array.from({ length: 40 }, (_, i) => String(1_000 + i));
       const groups = ids.map((id) => queueGroupOf(id, 4));
       expect(ids.map((id) => queueGroupOf(id, 4))).toEqual(groups);

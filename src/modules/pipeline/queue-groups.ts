@@ -25,8 +25,9 @@ export function queueGroupPrefixes(prefix: string, groups: number): string[] {
 }
 
 /**
- * The group of a workspace: its id (a positive decimal bigint) modulo the number of groups. Ids are
- * handed out in sequence, so consecutive workspaces land in consecutive groups.
+ * The group of a workspace: its id (a positive decimal bigint) modulo the number of groups. An id's
+ * low bits are a sequence that starts at a random point each millisecond (`IdGenerator`), so
+ * workspaces spread evenly over the groups.
  */
 export function queueGroupOf(workspaceId: string, groups: number): number {
   if (groups === 1) return 0;

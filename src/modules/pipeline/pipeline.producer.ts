@@ -58,12 +58,13 @@ export class PipelineProducer {
   private async hasLiveJob(job: PipelineJob): Promise<boolean> {
     const id = pipelineJobId(job.activityId);
     const own = this.queues.groupOf(job.workspaceId);
-    const order = [own, ...Array.from({ length: this.groups }, (_, group) => group).filter((group) => group !== own)];
-    for (const group of order) {
-      const existing = await Promise.all(PIPELINE_QUEUES.map((name) => this.queue(name, group).getJob(id)));
-      if (existing.some((found) => found && !found.finishedOn)) return true;
-    }
-    return false;
+    const liveIn = async (groups: number[]): Promise<boolean> => {
+      const existing = await Promise.all(groups.flatMap((group) => PIPELINE_QUEUES.map((name) => this.queue(name, group).getJob(id))));
+      return existing.some((found) => found && !found.finishedOn);
+    };
+    if (await liveIn([own])) return true;
+    const others = Array.from({ length: this.groups }, (_, group) => group).filter((group) => group !== own);
+    return others.length > 0 && liveIn(others);
   }
 
   /** Queues new activities, each on its workspace's group (one bulk add per group). */

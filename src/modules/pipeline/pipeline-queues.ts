@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ConnectionOptions, Queue } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { warnAtMostEvery } from '../../shared/infrastructure/warn-at-most-every';
@@ -10,9 +10,8 @@ import { PIPELINE_QUEUES, PipelineQueue } from './queues';
  * each group under its own prefix, all on the process's queue connection. It closes them on
  * shutdown, after the workers (which close before the application shuts down, see
  * `PipelineWorkers`) and before the connection they share (whose module is imported by this
- * one, so Nest shuts it down after).
+ * one, so Nest shuts it down after). Made by a factory from the configuration (PipelineQueueModule).
  */
-@Injectable()
 export class PipelineQueues implements OnApplicationShutdown {
   /** The key prefix of each group, group 0 first. */
   readonly prefixes: readonly string[];

@@ -184,6 +184,19 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('queue groups', () => {
+    it('are one by default, as before there were groups', () => {
+      expect(loadConfig({}).queueGroups).toBe(1);
+      expect(loadConfig({ QUEUE_GROUPS: '' }).queueGroups).toBe(1);
+    });
+
+    it('reads QUEUE_GROUPS, with or without a cluster', () => {
+      expect(loadConfig({ QUEUE_GROUPS: '8' }).queueGroups).toBe(8);
+      expect(loadConfig({ QUEUE_GROUPS: ' 3 ', REDIS_CLUSTER_NODES: 'h:7000' }).queueGroups).toBe(3);
+      expect(loadConfig({ QUEUE_GROUPS: '64' }).queueGroups).toBe(64);
+    });
+  });
+
   describe('bad values stop start-up with a ConfigError naming the variable', () => {
     it.each([
       ['PORT', 'abc'],
@@ -226,6 +239,11 @@ describe('loadConfig', () => {
       ['DATABASE_QUERY_TIMEOUT_MS', '0'],
       ['DATABASE_WORKER_QUERY_TIMEOUT_MS', '999'],
       ['DATABASE_WORKER_QUERY_TIMEOUT_MS', 'none'],
+      ['QUEUE_GROUPS', '0'],
+      ['QUEUE_GROUPS', '65'],
+      ['QUEUE_GROUPS', '-1'],
+      ['QUEUE_GROUPS', '2.5'],
+      ['QUEUE_GROUPS', 'four'],
       ['QUEUE_PREFIX', 'bi:eu'],
       ['QUEUE_PREFIX', '{}'],
       ['QUEUE_PREFIX', '{bi}{eu}'],

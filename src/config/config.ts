@@ -22,6 +22,13 @@ export interface AppConfig {
    * BullMQ's scripts need; a prefix without one is wrapped in braces there.
    */
   queuePrefix: string;
+  /**
+   * How many queue groups the pipeline's queues are spread over (QUEUE_GROUPS, ADR 0054). With one,
+   * the queues are under `queuePrefix` as they always were; with more, group g's four queues are
+   * under the hash tag `{<tag>-g}` (`queueGroupPrefix`), and a workspace's activities always go to
+   * the same group, so that a Redis Cluster's masters share the queue traffic.
+   */
+  queueGroups: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /**
    * How long a pipeline worker holds a job before another may take it over (a crashed worker's
@@ -197,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     runWorkers: boolean(env, 'RUN_WORKERS', true),
     queuePrefix: queuePrefix(env, clusterNodes !== null),
+    queueGroups: integer(env, 'QUEUE_GROUPS', 1, 1, 64),
     logLevel: logLevel as AppConfig['logLevel'],
     pipelineLockMs: integer(env, 'PIPELINE_LOCK_MS', 30_000, 1_000, 600_000),
     eventsRetentionDays: integer(env, 'EVENTS_RETENTION_DAYS', 30, 1, 3650),

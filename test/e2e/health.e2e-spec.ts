@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { EventEmitter } from 'node:events';
 import { PipelineProducer } from '../../src/modules/pipeline/pipeline.producer';
 import type { WorkerHost } from '@nestjs/bullmq';
-import { processorToken } from '../../src/modules/pipeline/infrastructure/processors';
+import { PipelineWorkers } from '../../src/modules/pipeline/infrastructure/processors';
 import { PIPELINE_QUEUES } from '../../src/modules/pipeline/queues';
 import { WEBHOOK_PROCESSOR } from '../../src/modules/webhooks/webhook-delivery.processor';
 import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
@@ -122,8 +122,11 @@ describe('pipeline workers when Redis goes away', () => {
   afterAll(() => close());
 
   it('warn in the structured log, once per worker, and never on stderr', async () => {
-    const tokens = [...PIPELINE_QUEUES.map(processorToken), WEBHOOK_PROCESSOR];
-    const workers = tokens.map((token) => t.app.get<WorkerHost>(token).worker);
+    const pipelineWorkers = t.app
+      .get(PipelineWorkers)
+      .all()
+      .map((entry) => entry.worker);
+    const workers = [...pipelineWorkers, t.app.get<WorkerHost>(WEBHOOK_PROCESSOR).worker];
     await watchingLogs(workers, async (logs) => {
       await redis.stop();
       const byWorker = (await logs.matching(/ worker: /, 5)).map((message) => message.split(':', 1)[0]).sort();

@@ -84,6 +84,17 @@ export class RedisCluster {
     return out;
   }
 
+  /** The port of the master that holds `key`'s slot (its hash tag's, if it has one). */
+  async nodeOfKey(key: string): Promise<number> {
+    const slot = await this.command(this.ports[0], (client) => client.cluster('KEYSLOT', key));
+    const ranges = await this.command(this.ports[0], (client) => client.cluster('SLOTS'));
+    const range = (ranges as Array<[number, number, [string, number]]> | null)?.find(
+      ([from, to]) => Number(slot) >= from && Number(slot) <= to,
+    );
+    if (!range) throw new Error(`No node holds the slot of ${key}`);
+    return range[2][1];
+  }
+
   async stop(): Promise<void> {
     await Promise.all(
       this.processes.map((child) => {

@@ -10,6 +10,7 @@ import { ApiExpressAdapter } from '../../src/shared/interface/http/api-express.a
 import { AppModule } from '../../src/app.module';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { dropDatabase, prepareDatabase } from '../../src/database/bootstrap';
+import { queueGroupPrefixes } from '../../src/modules/pipeline/queue-groups';
 import { CreatedWorkspace, WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
 
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -52,10 +53,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Removes this test run's BullMQ keys (its own prefix) from Redis, from every seed node of a cluster. */
+/**
+ * Removes this test run's BullMQ keys (its own prefix, and each queue group's) from Redis, from
+ * every seed node of a cluster.
+ */
 export async function deleteQueueKeys(config: AppConfig): Promise<void> {
   const url = new URL(config.redisUrl);
   const nodes = config.redisClusterNodes ?? [{ host: url.hostname, port: Number(url.port || 6379) }];
+  const prefixes = new Set([config.queuePrefix, ...queueGroupPrefixes(config.queuePrefix, config.queueGroups)]);
   for (const node of nodes) {
     const target = new URL(config.redisUrl);
     target.hostname = node.host;
@@ -64,17 +69,20 @@ export async function deleteQueueKeys(config: AppConfig): Promise<void> {
     redis.on('error', () => undefined);
     try {
       await redis.connect();
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.queuePrefix}:*`, 'COUNT', 1000);
-        if (!config.redisClusterNodes) {
-          if (keys.length > 0) await redis.del(...keys);
-        } else {
-          // One key at a time: on a cluster node, the keys of one command must share a slot.
-          for (const key of keys) await redis.del(key);
-        }
-        cursor = next;
-      } while (cursor !== '0');
+      for (const prefix of prefixes) {
+        let cursor = '0';
+        do {
+          // MATCH is a glob: the braces of a hash tag are literal there.
+          const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+          if (!config.redisClusterNodes) {
+            if (keys.length > 0) await redis.del(...keys);
+          } else {
+            // One key at a time: on a cluster node, the keys of one command must share a slot.
+            for (const key of keys) await redis.del(key);
+          }
+          cursor = next;
+        } while (cursor !== '0');
+      }
     } catch {
       // A test that points the app at an unreachable Redis has no keys to remove.
     } finally {

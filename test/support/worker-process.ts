@@ -39,6 +39,7 @@ export function childEnv(config: AppConfig, extra: NodeJS.ProcessEnv = {}): Node
     DATABASE_URL: config.databaseUrl,
     REDIS_URL: config.redisUrl,
     QUEUE_PREFIX: config.queuePrefix,
+    QUEUE_GROUPS: String(config.queueGroups),
     ...(config.redisClusterNodes
       ? {
           REDIS_CLUSTER_NODES: config.redisClusterNodes

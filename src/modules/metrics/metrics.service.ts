@@ -12,6 +12,12 @@ import { PIPELINE_QUEUES, PipelineQueue } from '../pipeline/queues';
 const QUEUE_COUNT_TIMEOUT_MS = 500;
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const;
 
+interface QueueCounts {
+  queue: PipelineQueue;
+  group: number;
+  byState: Record<string, number> | null;
+}
+
 export type PipelineJobOutcome = 'completed' | 'failed';
 
 /** Label used for requests no route handled: the raw URL would make the series unbounded. */
@@ -26,6 +32,8 @@ export class MetricsService {
   private readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   private readonly pipelineJobs: Counter<'queue' | 'outcome'>;
+  /** The queue counts being read for the scrape in progress. */
+  private queueCounts: Promise<QueueCounts[]> | null = null;
 
   constructor(
     private readonly registry: Registry,
@@ -53,9 +61,21 @@ export class MetricsService {
       labelNames: ['queue', 'outcome'],
       registers,
     });
+    // One read per queue and group serves both gauges; the per-group one is registered only when
+    // there are groups to tell apart (QUEUE_GROUPS > 1), so one group scrapes as before.
+    const groupJobs: Gauge<'group' | 'queue' | 'state'> | null =
+      producer.groups > 1
+        ? new Gauge({
+            name: 'bi_queue_group_jobs',
+            help: 'Jobs per queue group, pipeline queue and state, read from Redis at scrape time (absent for a group that does not answer)',
+            labelNames: ['group', 'queue', 'state'],
+            registers,
+            collect: () => this.collectGroupJobs(groupJobs!),
+          })
+        : null;
     const queueJobs: Gauge<'queue' | 'state'> = new Gauge({
       name: 'bi_queue_jobs',
-      help: 'Jobs per pipeline queue and state, read from Redis at scrape time (absent when Redis does not answer)',
+      help: 'Jobs per pipeline queue and state over every queue group, read from Redis at scrape time (absent unless every group answers)',
       labelNames: ['queue', 'state'],
       registers,
       collect: () => this.collectQueueJobs(queueJobs),
@@ -101,24 +121,51 @@ export class MetricsService {
     this.pipelineJobs.inc({ queue, outcome });
   }
 
+  /**
+   * Every group's counts of every queue, read in parallel, each within the bound (null for one that
+   * did not answer). Both queue gauges are collected in the same scrape and share one read.
+   */
+  private readQueueCounts(): Promise<QueueCounts[]> {
+    this.queueCounts ??= Promise.all(
+      PIPELINE_QUEUES.flatMap((queue) =>
+        Array.from({ length: this.producer.groups }, (_, group) => {
+          const target = this.producer.queue(queue, group);
+          return withinRedisBound(target, () => target.getJobCounts(...QUEUE_STATES), QUEUE_COUNT_TIMEOUT_MS).then(
+            (byState) => ({ queue, group, byState }),
+            () => ({ queue, group, byState: null }),
+          );
+        }),
+      ),
+    ).finally(() => (this.queueCounts = null));
+    return this.queueCounts;
+  }
+
+  /**
+   * The counts per queue, summed over the groups. A queue of which a group did not answer has no
+   * series: a partial sum would look current and complete.
+   */
   private async collectQueueJobs(gauge: Gauge<'queue' | 'state'>): Promise<void> {
+    const counts = await this.readQueueCounts();
     // Stale counts from an earlier scrape would look current; a queue that does not answer has none.
     gauge.reset();
-    const counts = await Promise.all(
-      PIPELINE_QUEUES.map((queue) =>
-        withinRedisBound(
-          this.producer.queue(queue),
-          () => this.producer.queue(queue).getJobCounts(...QUEUE_STATES),
-          QUEUE_COUNT_TIMEOUT_MS,
-        ).then(
-          (byState) => ({ queue, byState }),
-          () => null,
-        ),
-      ),
-    );
-    for (const entry of counts) {
-      if (!entry) continue;
-      for (const state of QUEUE_STATES) gauge.set({ queue: entry.queue, state }, entry.byState[state] ?? 0);
+    for (const queue of PIPELINE_QUEUES) {
+      const ofQueue = counts.filter((entry) => entry.queue === queue);
+      if (ofQueue.some((entry) => !entry.byState)) continue;
+      for (const state of QUEUE_STATES) {
+        gauge.set(
+          { queue, state },
+          ofQueue.reduce((sum, entry) => sum + (entry.byState?.[state] ?? 0), 0),
+        );
+      }
+    }
+  }
+
+  private async collectGroupJobs(gauge: Gauge<'group' | 'queue' | 'state'>): Promise<void> {
+    const counts = await this.readQueueCounts();
+    gauge.reset();
+    for (const { queue, group, byState } of counts) {
+      if (!byState) continue;
+      for (const state of QUEUE_STATES) gauge.set({ group: String(group), queue, state }, byState[state] ?? 0);
     }
   }
 

@@ -2,22 +2,31 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { PipelineProducer } from './pipeline.producer';
+import { PipelineQueues } from './pipeline-queues';
 import { QueueConnection, QueueConnectionModule } from './queue-connection';
-import { PIPELINE_QUEUES } from './queues';
 
-const queues = BullModule.registerQueue(...PIPELINE_QUEUES.map((name) => ({ name })));
-
-/** The Redis connection, the four queues and the producer; no workers (see WorkerModule). */
+/**
+ * The Redis connection, the pipeline's queues (four per queue group) and the producer; no workers
+ * (see PipelineModule). BullMQ's root configuration here (the connection and the undivided
+ * prefix) is the webhook queue's.
+ */
 @Module({
   imports: [
+    QueueConnectionModule,
     BullModule.forRootAsync({
       imports: [QueueConnectionModule],
       inject: [APP_CONFIG, QueueConnection],
       useFactory: (config: AppConfig, connection: QueueConnection) => ({ connection: connection.options, prefix: config.queuePrefix }),
     }),
-    queues,
   ],
-  providers: [PipelineProducer],
-  exports: [PipelineProducer, queues],
+  providers: [
+    {
+      provide: PipelineQueues,
+      inject: [APP_CONFIG, QueueConnection],
+      useFactory: (config: AppConfig, connection: QueueConnection) => new PipelineQueues(config, connection.options),
+    },
+    PipelineProducer,
+  ],
+  exports: [PipelineProducer, PipelineQueues],
 })
 export class PipelineQueueModule {}

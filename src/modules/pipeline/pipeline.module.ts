@@ -11,11 +11,11 @@ import { BuyerWriter } from './infrastructure/buyer-writer';
 import { KbLookupRepository } from './infrastructure/kb-lookup.repository';
 import { MatchWriter } from './infrastructure/match-writer';
 import { PipelineQueueModule } from './pipeline-queue.module';
-import { pipelineProcessors } from './infrastructure/processors';
+import { pipelineWorkersProvider } from './infrastructure/processors';
 import { PipelineSweeper } from './infrastructure/sweeper';
 
 /**
- * The pipeline workers: the four steps, their processors and the sweeper. Only worker processes
+ * The pipeline workers: the four steps, their workers (four per queue group) and the sweeper. Only worker processes
  * (and the API when RUN_WORKERS is on) import it; producing jobs needs PipelineQueueModule only.
  */
 @Module({
@@ -29,7 +29,7 @@ import { PipelineSweeper } from './infrastructure/sweeper';
     BuyerWriter,
     MatchWriter,
     { provide: EVALUATOR, useClass: DefaultEvaluator },
-    ...pipelineProcessors(),
+    pipelineWorkersProvider(),
     PipelineSweeper,
   ],
   exports: [PipelineSweeper],

@@ -1,36 +1,37 @@
-import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { isClusterNodeInfo, isRedisMisconfiguration, RedisTopologyError, withinRedisBound } from '../../shared/infrastructure/redis';
-import { warnAtMostEvery } from '../../shared/infrastructure/warn-at-most-every';
-import { PIPELINE_JOB_OPTIONS, PipelineJob, pipelineJobId, PipelineQueue } from './queues';
+import { PipelineQueues } from './pipeline-queues';
+import { PIPELINE_JOB_OPTIONS, PIPELINE_QUEUES, PipelineJob, pipelineJobId, PipelineQueue } from './queues';
 
-/** Puts activities on a pipeline queue, with deterministic job ids. */
+/**
+ * Puts activities on the pipeline's queues, with deterministic job ids: a new activity on its
+ * workspace's queue group (ADR 0054), a later step's job on the group its earlier step ran in.
+ */
 @Injectable()
 export class PipelineProducer {
-  private readonly queues: Record<PipelineQueue, Queue>;
   /** The last error that showed the queues cannot work as configured, until a probe succeeds. */
   private misconfiguration: Error | null = null;
 
-  constructor(
-    @InjectQueue('resolve') resolve: Queue,
-    @InjectQueue('enrich') enrich: Queue,
-    @InjectQueue('evaluate') evaluate: Queue,
-    @InjectQueue('match') match: Queue,
-  ) {
-    this.queues = { resolve, enrich, evaluate, match };
-    // While Redis is away every queue's connection fails again and again; one warning now and then.
-    const warn = warnAtMostEvery(new Logger('PipelineQueues'), 'Redis for the pipeline queues');
-    for (const queue of Object.values(this.queues)) queue.on('error', warn);
+  constructor(private readonly queues: PipelineQueues) {}
+
+  /** How many queue groups there are (QUEUE_GROUPS). */
+  get groups(): number {
+    return this.queues.groups;
   }
 
-  queue(name: PipelineQueue): Queue {
-    return this.queues[name];
+  /** A step's queue in a group (the only one, 0, by default). */
+  queue(name: PipelineQueue, group = 0): Queue {
+    return this.queues.queue(name, group);
   }
 
-  /** Queues the job; `pass` is the pass its id names (see `pipelineJobId`). */
-  async enqueue(queue: PipelineQueue, job: PipelineJob, pass?: string): Promise<void> {
-    await this.queues[queue].add(queue, job, { ...PIPELINE_JOB_OPTIONS, jobId: pipelineJobId(job.activityId, pass) });
+  /**
+   * Queues the job; `pass` is the pass its id names (see `pipelineJobId`). A worker passes the group
+   * it serves, so that an activity's pass stays in one group even if QUEUE_GROUPS changed since it
+   * started; otherwise the job goes to its workspace's group.
+   */
+  async enqueue(queue: PipelineQueue, job: PipelineJob, pass?: string, group = this.queues.groupOf(job.workspaceId)): Promise<void> {
+    await this.queue(queue, group).add(queue, job, { ...PIPELINE_JOB_OPTIONS, jobId: pipelineJobId(job.activityId, pass) });
   }
 
   /**
@@ -43,47 +44,86 @@ export class PipelineProducer {
    * long backlog waits, and Redis does nothing else meanwhile.
    */
   async requeue(job: PipelineJob, now: number): Promise<boolean> {
-    const id = pipelineJobId(job.activityId);
-    const existing = await Promise.all(Object.values(this.queues).map((queue) => queue.getJob(id)));
-    if (existing.some((found) => found && !found.finishedOn)) return false;
+    if (await this.hasLiveJob(job)) return false;
     await this.enqueue('resolve', { workspaceId: job.workspaceId, activityId: job.activityId }, `s${now}`);
     return true;
   }
 
+  /**
+   * Whether a live job of the activity's first pass is on a queue of its workspace's group, or,
+   * failing that, of any other group served (where it was queued before QUEUE_GROUPS changed, and
+   * where it will still be run). A group no longer served is not looked at: its jobs are not run,
+   * so the activity is started again in its workspace's group.
+   */
+  private async hasLiveJob(job: PipelineJob): Promise<boolean> {
+    const id = pipelineJobId(job.activityId);
+    const own = this.queues.groupOf(job.workspaceId);
+    const liveIn = async (groups: number[]): Promise<boolean> => {
+      const existing = await Promise.all(groups.flatMap((group) => PIPELINE_QUEUES.map((name) => this.queue(name, group).getJob(id))));
+      return existing.some((found) => found && !found.finishedOn);
+    };
+    if (await liveIn([own])) return true;
+    const others = Array.from({ length: this.groups }, (_, group) => group).filter((group) => group !== own);
+    return others.length > 0 && liveIn(others);
+  }
+
+  /** Queues new activities, each on its workspace's group (one bulk add per group). */
   async enqueueMany(queue: PipelineQueue, jobs: readonly PipelineJob[]): Promise<void> {
+    await Promise.all([...this.byGroup(jobs)].map(([group, batch]) => this.addBulk(queue, group, batch)));
+  }
+
+  /**
+   * `enqueueMany` for a request path: refused at once while a group's Redis is away, given up
+   * after the bound (`withinRedisBound`), so the request never waits for Redis to come back.
+   */
+  async enqueueManyWithinBound(queue: PipelineQueue, jobs: readonly PipelineJob[]): Promise<void> {
+    await Promise.all(
+      [...this.byGroup(jobs)].map(([group, batch]) => withinRedisBound(this.queue(queue, group), () => this.enqueueMany(queue, batch))),
+    ).catch((error: unknown) => {
+      throw this.noted(error);
+    });
+  }
+
+  private byGroup(jobs: readonly PipelineJob[]): Map<number, PipelineJob[]> {
+    const groups = new Map<number, PipelineJob[]>();
+    for (const job of jobs) {
+      const group = this.queues.groupOf(job.workspaceId);
+      const batch = groups.get(group);
+      if (batch) batch.push(job);
+      else groups.set(group, [job]);
+    }
+    return groups;
+  }
+
+  private async addBulk(queue: PipelineQueue, group: number, jobs: readonly PipelineJob[]): Promise<void> {
     if (jobs.length === 0) return;
-    await this.queues[queue].addBulk(
+    await this.queue(queue, group).addBulk(
       jobs.map((job) => ({ name: queue, data: job, opts: { ...PIPELINE_JOB_OPTIONS, jobId: pipelineJobId(job.activityId) } })),
     );
   }
 
   /**
-   * `enqueueMany` for a request path: refused at once while Redis is away, given up after the
-   * bound (`withinRedisBound`), so the request never waits for Redis to come back.
-   */
-  async enqueueManyWithinBound(queue: PipelineQueue, jobs: readonly PipelineJob[]): Promise<void> {
-    await withinRedisBound(this.queues[queue], () => this.enqueueMany(queue, jobs)).catch((error: unknown) => {
-      throw this.noted(error);
-    });
-  }
-
-  /**
    * Asks Redis within `ms` whether the queues can work: a plain connection must not be talking to
-   * a cluster node, and a queue's counts must come back. Null when they do, else the error. One
-   * that shows a misconfiguration (a cluster spoken to as one server, `CROSSSLOT`, `MOVED`) is
-   * remembered until a probe succeeds.
+   * a cluster node, and every group's counts must come back (on a cluster, the groups' keys are on
+   * different masters). Null when they do, else the first error. One that shows a
+   * misconfiguration (a cluster spoken to as one server, `CROSSSLOT`, `MOVED`) is remembered until
+   * a probe succeeds.
    */
   async probe(ms?: number): Promise<Error | null> {
-    const queue = this.queues.resolve;
     try {
-      await withinRedisBound(
-        queue,
-        async () => {
-          const client = await queue.getBackend().client;
-          if (!client.isCluster && isClusterNodeInfo(await client.info())) throw new RedisTopologyError();
-          await queue.getJobCounts('waiting', 'active');
-        },
-        ms,
+      await Promise.all(
+        Array.from({ length: this.groups }, (_, group) => {
+          const queue = this.queue('resolve', group);
+          return withinRedisBound(
+            queue,
+            async () => {
+              const client = await queue.getBackend().client;
+              if (group === 0 && !client.isCluster && isClusterNodeInfo(await client.info())) throw new RedisTopologyError();
+              await queue.getJobCounts('waiting', 'active');
+            },
+            ms,
+          );
+        }),
       );
       this.misconfiguration = null;
       return null;

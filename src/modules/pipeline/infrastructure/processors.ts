@@ -1,6 +1,5 @@
-import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, Provider, Type } from '@nestjs/common';
-import { Job, UnrecoverableError } from 'bullmq';
+import { BeforeApplicationShutdown, Logger, OnModuleInit, Provider } from '@nestjs/common';
+import { Job, UnrecoverableError, Worker } from 'bullmq';
 import { EnrichStep } from '../application/enrich.step';
 import { EvaluateStep } from '../application/evaluate.step';
 import { MatchStep } from '../application/match.step';
@@ -9,86 +8,124 @@ import { ResolveStep } from '../application/resolve.step';
 import { MetricsService } from '../../metrics/metrics.service';
 import { warnAtMostEvery } from '../../../shared/infrastructure/warn-at-most-every';
 import { PipelineProducer } from '../pipeline.producer';
+import { PipelineQueues } from '../pipeline-queues';
 import { APP_CONFIG, AppConfig } from '../../../config/config';
 import { isPipelineJob, passOf, pipelineWorkerOptions, PipelineQueue } from '../queues';
 
 /**
  * A thin processor: check the payload, run the step, queue the next one with what the step found
- * (the job's own data stays as it came, for a retry). A throw makes BullMQ
- * retry with backoff; a malformed payload is unrecoverable and kept as failed for inspection.
+ * (the job's own data stays as it came, for a retry) on the next queue of the same group. A throw
+ * makes BullMQ retry with backoff; a malformed payload is unrecoverable and kept as failed for
+ * inspection.
  */
-interface StepProcessor extends WorkerHost {
-  process(job: Job): Promise<void>;
-}
+export class PipelineStepProcessor {
+  constructor(
+    readonly queue: PipelineQueue,
+    readonly group: number,
+    private readonly pipelineStep: PipelineStep,
+    private readonly producer: PipelineProducer,
+    // Absent in the worker process, which serves no /metrics to expose the counts on.
+    private readonly metrics?: MetricsService,
+  ) {}
 
-/**
- * The processor class of a queue. Its worker options come from the validated configuration, so
- * the class is made when the provider is (see `pipelineProcessors`).
- */
-function PipelineProcessor(queue: PipelineQueue, lockMs: number): Type<StepProcessor> {
-  @Processor(queue, pipelineWorkerOptions(lockMs))
-  class PipelineStepProcessor extends WorkerHost implements StepProcessor {
-    constructor(
-      private readonly pipelineStep: PipelineStep,
-      private readonly producer: PipelineProducer,
-      // Absent in the worker process, which serves no /metrics to expose the counts on.
-      private readonly metrics?: MetricsService,
-    ) {
-      super();
+  async process(job: Job): Promise<void> {
+    try {
+      await this.runStep(job);
+    } catch (error) {
+      this.metrics?.recordPipelineJob(this.queue, 'failed');
+      throw error;
     }
-
-    private readonly warnOfError = warnAtMostEvery(new Logger(`${queue}Worker`), `The ${queue} worker`);
-
-    @OnWorkerEvent('error')
-    onWorkerError(error: Error): void {
-      this.warnOfError(error);
-    }
-
-    async process(job: Job): Promise<void> {
-      try {
-        await this.runStep(job);
-      } catch (error) {
-        this.metrics?.recordPipelineJob(queue, 'failed');
-        throw error;
-      }
-      this.metrics?.recordPipelineJob(queue, 'completed');
-    }
-
-    private async runStep(job: Job): Promise<void> {
-      if (!isPipelineJob(job.data)) throw new UnrecoverableError('Malformed pipeline job payload');
-      const data = { ...job.data };
-      const next = await this.pipelineStep.run(data);
-      if (!next) return;
-      // The next step's job keeps this pass's id; going back to Resolve starts a new pass.
-      const pass = queue !== 'resolve' && next === 'resolve' ? `r${Date.now()}` : passOf(job.id, data.activityId);
-      await this.producer.enqueue(next, data, pass);
-    }
+    this.metrics?.recordPipelineJob(this.queue, 'completed');
   }
-  Object.defineProperty(PipelineStepProcessor, 'name', { value: `${queue[0].toUpperCase()}${queue.slice(1)}Processor` });
-  return PipelineStepProcessor;
+
+  private async runStep(job: Job): Promise<void> {
+    if (!isPipelineJob(job.data)) throw new UnrecoverableError('Malformed pipeline job payload');
+    const data = { ...job.data };
+    const next = await this.pipelineStep.run(data);
+    if (!next) return;
+    // The next step's job keeps this pass's id; going back to Resolve starts a new pass.
+    const pass = this.queue !== 'resolve' && next === 'resolve' ? `r${Date.now()}` : passOf(job.id, data.activityId);
+    await this.producer.enqueue(next, data, pass, this.group);
+  }
 }
 
-const STEPS: ReadonlyArray<readonly [PipelineQueue, Type<PipelineStep>]> = [
-  ['resolve', ResolveStep],
-  ['enrich', EnrichStep],
-  ['evaluate', EvaluateStep],
-  ['match', MatchStep],
-];
-
-/** The provider token of a queue's processor (`app.get(processorToken('match'))`). */
-export function processorToken(queue: PipelineQueue): string {
-  return `${queue}Processor`;
+/** A worker of one step's queue in one group. */
+export interface PipelineWorker {
+  queue: PipelineQueue;
+  group: number;
+  worker: Worker;
 }
 
 /**
- * One processor per queue, as factory providers: @nestjs/bullmq finds a processor made by a
- * factory by its instance's class, and the factory has the configuration the worker options need.
+ * The pipeline's BullMQ workers: one per step and queue group, so that every worker process serves
+ * every group, each with the same options (`pipelineWorkerOptions`). They start with the module
+ * and close, letting the jobs in hand finish, before the application shuts down: before the
+ * queues they queue the next steps on, the database their steps use, and the connection.
  */
-export function pipelineProcessors(): Provider[] {
-  return STEPS.map(([queue, step]) => ({
-    provide: processorToken(queue),
-    inject: [APP_CONFIG, step, PipelineProducer, { token: MetricsService, optional: true }],
-    useFactory: (config: AppConfig, pipelineStep: PipelineStep, producer: PipelineProducer, metrics?: MetricsService) =>
-      new (PipelineProcessor(queue, config.pipelineLockMs))(pipelineStep, producer, metrics),
-  }));
+export class PipelineWorkers implements OnModuleInit, BeforeApplicationShutdown {
+  private started: PipelineWorker[] = [];
+
+  constructor(
+    private readonly queues: PipelineQueues,
+    private readonly lockMs: number,
+    private readonly processors: readonly PipelineStepProcessor[],
+  ) {}
+
+  onModuleInit(): void {
+    const options = pipelineWorkerOptions(this.lockMs);
+    this.started = this.processors.map((processor) => {
+      const { queue, group } = processor;
+      const worker = new Worker(queue, (job: Job) => processor.process(job), {
+        ...options,
+        connection: this.queues.connection,
+        prefix: this.queues.prefixes[group],
+      });
+      const label = this.queues.groups === 1 ? `The ${queue} worker` : `The ${queue} worker of group ${group}`;
+      worker.on('error', warnAtMostEvery(new Logger(`${queue}Worker`), label));
+      return { queue, group, worker };
+    });
+  }
+
+  /** Every worker, group by group, each group's in step order. */
+  all(): readonly PipelineWorker[] {
+    return this.started;
+  }
+
+  /** The worker of a step's queue in a group. */
+  worker(queue: PipelineQueue, group = 0): Worker {
+    const found = this.started.find((entry) => entry.queue === queue && entry.group === group);
+    if (!found) throw new RangeError(`No ${queue} worker for group ${group}`);
+    return found.worker;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all(this.started.map(({ worker }) => worker.close()));
+  }
+}
+
+const STEPS = [ResolveStep, EnrichStep, EvaluateStep, MatchStep] as const;
+const STEP_QUEUES: readonly PipelineQueue[] = ['resolve', 'enrich', 'evaluate', 'match'];
+
+/** The workers, made from the configuration (lock time) and the queue groups. */
+export function pipelineWorkersProvider(): Provider {
+  return {
+    provide: PipelineWorkers,
+    inject: [APP_CONFIG, PipelineQueues, PipelineProducer, ...STEPS, { token: MetricsService, optional: true }],
+    useFactory: (
+      config: AppConfig,
+      queues: PipelineQueues,
+      producer: PipelineProducer,
+      resolve: PipelineStep,
+      enrich: PipelineStep,
+      evaluate: PipelineStep,
+      match: PipelineStep,
+      metrics?: MetricsService,
+    ) => {
+      const steps = [resolve, enrich, evaluate, match];
+      const processors = Array.from({ length: queues.groups }, (_, group) =>
+        STEP_QUEUES.map((queue, i) => new PipelineStepProcessor(queue, group, steps[i], producer, metrics)),
+      ).flat();
+      return new PipelineWorkers(queues, config.pipelineLockMs, processors);
+    },
+  };
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp, drainOnSignals } from './app.factory';
 import { ConfigError, loadConfig } from './config/config';
+import { startupLogger } from './shared/infrastructure/logging';
 import { limitHeapGrowth } from './config/heap';
 import { prepareDatabase } from './database/bootstrap';
 
@@ -9,6 +10,8 @@ async function main(): Promise<void> {
   // Before the first full collection sizes the heap (see heap.ts).
   limitHeapGrowth();
   const config = loadConfig();
+  // JSON from the first line when stdout is not a terminal (readable lines on one).
+  Logger.overrideLogger(startupLogger(config));
   const logger = new Logger('Main');
   const ran = await prepareDatabase(config.databaseUrl, config.database);
   if (ran.length > 0) logger.log(`Applied migrations: ${ran.join(', ')}`);

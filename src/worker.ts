@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from './config/config';
+import { startupLogger } from './shared/infrastructure/logging';
 import { prepareDatabase } from './database/bootstrap';
 import { WorkerModule } from './worker.module';
 
@@ -13,6 +14,8 @@ import { WorkerModule } from './worker.module';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // JSON from the first line when stdout is not a terminal (readable lines on one).
+  Logger.overrideLogger(startupLogger(config));
   const logger = new Logger('Worker');
   await prepareDatabase(config.databaseUrl, config.database);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });

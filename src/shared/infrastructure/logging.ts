@@ -1,6 +1,6 @@
-import { DynamicModule } from '@nestjs/common';
+import { DynamicModule, LoggerService } from '@nestjs/common';
 import { LoggerModule, Params } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
+import pino, { DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
 import { redactSecrets } from '../domain/secrets';
 import { APP_CONFIG, AppConfig } from '../../config/config';
@@ -41,4 +41,24 @@ export function loggingModule(destination?: DestinationStream): DynamicModule {
       forRoutes: [],
     }),
   });
+}
+
+/**
+ * The lines a process writes before its application (and nestjs-pino's logger) exists — applied
+ * migrations, configuration warnings — through pino with the same options, so that they too are
+ * JSON when stdout is not a terminal (install with `Logger.overrideLogger`; the application's
+ * logger replaces it once it is up).
+ */
+export function startupLogger(config: AppConfig): LoggerService {
+  const { level, hooks, transport } = processLogOptions(config);
+  const logger = pino({ level, hooks, transport });
+  const line = (write: (object: object, message: string) => void) => (message: unknown, context?: unknown) =>
+    write({ context: typeof context === 'string' ? context : undefined }, String(message));
+  return {
+    log: line((object, message) => logger.info(object, message)),
+    warn: line((object, message) => logger.warn(object, message)),
+    error: line((object, message) => logger.error(object, message)),
+    debug: line((object, message) => logger.debug(object, message)),
+    verbose: line((object, message) => logger.trace(object, message)),
+  };
 }

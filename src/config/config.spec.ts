@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       expect(config.pipelineLockMs).toBe(30_000);
       expect(config.eventsRetentionDays).toBe(30);
       expect(config.signalRetentionMonths).toBeNull();
+      expect(config.activityRetentionDays).toBe(30);
       expect(config.eventsEnabled).toBe(true);
       expect(config.idempotencyTtlHours).toBe(24);
       expect(config.secretsKeyDefault).toBe(true);
@@ -93,6 +94,7 @@ describe('loadConfig', () => {
         PIPELINE_LOCK_MS: '5000',
         EVENTS_RETENTION_DAYS: '7',
         SIGNAL_RETENTION_MONTHS: '12',
+        ACTIVITY_RETENTION_DAYS: '90',
         EVENTS_ENABLED: 'false',
         IDEMPOTENCY_TTL_HOURS: '48',
         SECRETS_KEY: 'k'.repeat(32),
@@ -113,6 +115,7 @@ describe('loadConfig', () => {
       expect(config.pipelineLockMs).toBe(5_000);
       expect(config.eventsRetentionDays).toBe(7);
       expect(config.signalRetentionMonths).toBe(12);
+      expect(config.activityRetentionDays).toBe(90);
       expect(config.eventsEnabled).toBe(false);
       expect(config.idempotencyTtlHours).toBe(48);
       expect(config).toMatchObject({ secretsKey: 'k'.repeat(32), secretsKeyDefault: false });
@@ -227,6 +230,9 @@ describe('loadConfig', () => {
       ['PIPELINE_LOCK_MS', '999'],
       ['PIPELINE_LOCK_MS', '600001'],
       ['PIPELINE_LOCK_MS', '30s'],
+      ['ACTIVITY_RETENTION_DAYS', '0'],
+      ['ACTIVITY_RETENTION_DAYS', '3651'],
+      ['ACTIVITY_RETENTION_DAYS', '30d'],
       ['IDEMPOTENCY_TTL_HOURS', '0'],
       ['IDEMPOTENCY_TTL_HOURS', '721'],
       ['IDEMPOTENCY_TTL_HOURS', '1d'],

@@ -42,6 +42,11 @@ export interface AppConfig {
    * them all (the default).
    */
   signalRetentionMonths: number | null;
+  /**
+   * Days of activities kept (by arrival; whole days are dropped once every activity of the day is
+   * finished, ADR 0053). An activity's status, and its `external_id` as a duplicate, are known that long.
+   */
+  activityRetentionDays: number;
   /** Whether changes write events (the feed and webhooks); off only where neither is used. */
   eventsEnabled: boolean;
   /** How long an `Idempotency-Key` is remembered (and its answer replayed) after its first use. */
@@ -210,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventsRetentionDays: integer(env, 'EVENTS_RETENTION_DAYS', 30, 1, 3650),
     eventsEnabled: boolean(env, 'EVENTS_ENABLED', true),
     signalRetentionMonths: integer(env, 'SIGNAL_RETENTION_MONTHS', 0, 0, 1_200) || null,
+    activityRetentionDays: integer(env, 'ACTIVITY_RETENTION_DAYS', 30, 1, 3650),
     idempotencyTtlHours: integer(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 720),
     secretsKey: secretsKey || DEVELOPMENT_SECRETS_KEY,
     secretsKeyDefault: !secretsKey,

@@ -5,6 +5,7 @@ import type { Clock } from '../shared/domain/clock';
 import { PeriodicTask } from '../shared/infrastructure/periodic-task';
 import { CLOCK } from '../shared/shared.module';
 import {
+  ACTIVITY_PARTITIONS,
   addPeriods,
   createPeriodSql,
   expiredPeriods,
@@ -15,15 +16,18 @@ import {
   periodsToCreate,
   periodStart,
   SIGNAL_PARTITIONS,
+  Sql,
 } from './partitions';
 
-/** One connection's statements: rows of `text` run with `values`. */
-export type Sql = (text: string, values?: unknown[]) => Promise<Array<Record<string, unknown>>>;
+export type { Sql } from './partitions';
 
 /** The tables kept partitioned, and how many of their periods each keeps (null: all). */
 export const PARTITIONED_TABLES: ReadonlyArray<{ spec: PartitionedTable; retention: (config: AppConfig) => number | null }> = [
   { spec: SIGNAL_PARTITIONS, retention: (config) => config.signalRetentionMonths },
+  { spec: ACTIVITY_PARTITIONS, retention: (config) => config.activityRetentionDays },
 ];
+
+const logger = new Logger('PartitionMaintenance');
 
 /** First key of the advisory locks that serialise maintenance of one table (the second is the table's hash). */
 const MAINTENANCE_LOCK = 7_316_504_212;
@@ -87,7 +91,9 @@ export async function ensurePartitions(sql: Sql, spec: PartitionedTable, now: Da
  * interrupted) and dropped, with any period a crashed run detached but did not drop. The MINVALUE
  * partition then takes over their range (rows arriving there from before the retention — a late
  * activity — are deleted on each run), so that no value is ever without a partition for longer
- * than the moment between the detach and that change. Returns the names dropped.
+ * than the moment between the detach and that change. A period holding a row the table pins
+ * (`pinned`) stops the run there: it and the newer ones stay until a later run finds it free.
+ * Returns the names dropped.
  */
 export async function dropExpired(sql: Sql, spec: PartitionedTable, now: Date, retention: number): Promise<string[]> {
   const lock = [MAINTENANCE_LOCK, `${spec.table}:retention`];
@@ -96,6 +102,10 @@ export async function dropExpired(sql: Sql, spec: PartitionedTable, now: Date, r
   try {
     const dropped: string[] = [];
     for (const period of expiredPeriods(spec, await readLayout(sql, spec), now, retention)) {
+      if (!period.detachPending && (await holdsPinned(sql, spec, period.name))) {
+        logger.warn(`${period.name} is past retention but holds rows still in use (${spec.pinned}); kept until they are not`);
+        break;
+      }
       await sql(`ALTER TABLE ${spec.table} DETACH PARTITION ${period.name} ${period.detachPending ? 'FINALIZE' : 'CONCURRENTLY'}`);
       await sql(`DROP TABLE ${period.name}`);
       dropped.push(period.name);
@@ -107,11 +117,19 @@ export async function dropExpired(sql: Sql, spec: PartitionedTable, now: Date, r
         dropped.push(name);
       }
     }
-    await extendMinimum(sql, spec, addPeriods(spec.unit, periodStart(spec.unit, now), -retention));
+    const cutoff = addPeriods(spec.unit, periodStart(spec.unit, now), -retention);
+    await extendMinimum(sql, spec, cutoff);
+    await spec.afterRetention?.(sql, spec.boundary(cutoff));
     return dropped;
   } finally {
     await sql('SELECT pg_advisory_unlock($1::bigint # hashtext($2))', lock);
   }
+}
+
+async function holdsPinned(sql: Sql, spec: PartitionedTable, name: string): Promise<boolean> {
+  if (!spec.pinned) return false;
+  const [{ held }] = await sql(`SELECT EXISTS (SELECT 1 FROM ${name} WHERE ${spec.pinned}) AS held`);
+  return held === true;
 }
 
 /** Tables named as periods of `spec` that are not (or no longer) its partitions. */
@@ -131,11 +149,15 @@ async function extendMinimum(sql: Sql, spec: PartitionedTable, cutoff: Date): Pr
   if (oldest && (await endsBefore(sql, spec, min, oldest.start))) {
     await inTransaction(sql, spec, async () => {
       await sql(`ALTER TABLE ${spec.table} DETACH PARTITION ${min}`);
-      await sql(`DELETE FROM ${min} WHERE ${spec.column} < ${spec.boundary(cutoff)}`);
+      await sql(expiredRowsSql(spec, min, cutoff));
       await sql(`ALTER TABLE ${spec.table} ATTACH PARTITION ${min} FOR VALUES FROM (MINVALUE) TO (${spec.boundary(oldest.start)})`);
     });
   }
-  await sql(`DELETE FROM ${min} WHERE ${spec.column} < ${spec.boundary(cutoff)}`);
+  await sql(expiredRowsSql(spec, min, cutoff));
+}
+
+function expiredRowsSql(spec: PartitionedTable, name: string, cutoff: Date): string {
+  return `DELETE FROM ${name} WHERE ${spec.column} < ${spec.boundary(cutoff)}${spec.pinned ? ` AND NOT (${spec.pinned})` : ''}`;
 }
 
 /** Whether partition `name` ends before the period starting at `start` (its upper bound, as the catalogue has it, compared in SQL). */

@@ -1,4 +1,6 @@
+import { firstIdAt, IdGenerator } from '../shared/domain/ids';
 import {
+  ACTIVITY_PARTITIONS,
   addPeriods,
   expiredPeriods,
   initialPartitionsSql,
@@ -82,5 +84,30 @@ describe('a new table', () => {
       `CREATE TABLE signals_p202612 PARTITION OF signals FOR VALUES FROM ('2026-12-01T00:00:00.000Z') TO ('2027-01-01T00:00:00.000Z')`,
       `CREATE TABLE signals_max PARTITION OF signals FOR VALUES FROM ('2027-01-01T00:00:00.000Z') TO (MAXVALUE)`,
     ]);
+  });
+});
+
+describe('the activities', () => {
+  it('are partitioned by UTC day on the id, each day from the first id of its first millisecond', () => {
+    expect(ACTIVITY_PARTITIONS).toMatchObject({ table: 'activities', unit: 'day', column: 'id' });
+    const day = utc('2026-11-26T00:00');
+    expect(ACTIVITY_PARTITIONS.boundary(day)).toBe(firstIdAt(day).toString());
+    expect(/^[0-9]+$/.test(ACTIVITY_PARTITIONS.boundary(day))).toBe(true);
+    // An id minted during the day falls in its range, not in the next day's.
+    const id = BigInt(new IdGenerator(() => utc('2026-11-26T23:59:59.999').getTime()).next());
+    expect(id >= BigInt(ACTIVITY_PARTITIONS.boundary(day))).toBe(true);
+    expect(id < BigInt(ACTIVITY_PARTITIONS.boundary(addPeriods('day', day, 1)))).toBe(true);
+  });
+
+  it('get their storage parameters on every partition, catch-alls included', () => {
+    const statements = initialPartitionsSql(ACTIVITY_PARTITIONS, utc('2026-11-26T00:00'), utc('2026-11-27T00:00'));
+    expect(statements.map((s) => /PARTITION OF activities .* WITH \(fillfactor = 50\)$/.test(s))).toEqual([true, true, true, true]);
+    expect(statements[1]).toBe(
+      `CREATE TABLE activities_p20261126 PARTITION OF activities FOR VALUES FROM (${firstIdAt(utc('2026-11-26T00:00'))}) ` +
+        `TO (${firstIdAt(utc('2026-11-27T00:00'))}) WITH (fillfactor = 50)`,
+    );
+    expect(
+      initialPartitionsSql(SIGNAL_PARTITIONS, utc('2026-11-01T00:00'), utc('2026-11-01T00:00')).some((s) => s.includes(' WITH (')),
+    ).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import { firstIdAt } from '../shared/domain/ids';
+
 /**
  * Tables partitioned by time (ADR 0052): a range partition per period, created ahead of time, and
  * two catch-all partitions, `<table>_min` (from MINVALUE) and `<table>_max` (to MAXVALUE), so that
@@ -10,6 +12,9 @@
  * newest period ends.
  */
 
+/** One connection's statements: rows of `text` run with `values`. */
+export type Sql = (text: string, values?: unknown[]) => Promise<Array<Record<string, unknown>>>;
+
 export type PartitionUnit = 'month' | 'day';
 
 export interface PartitionedTable {
@@ -21,11 +26,26 @@ export interface PartitionedTable {
   ahead: number;
   /** The partition key's SQL value at a period boundary (a UTC midnight). */
   boundary(at: Date): string;
+  /** Storage parameters of every partition (a partitioned table has none of its own), e.g. `fillfactor = 50`. */
+  storage?: string;
+  /**
+   * A SQL condition on rows that retention must not remove (an unfinished activity): a period
+   * holding such a row is kept, with every newer one (periods go oldest first, without gaps), and
+   * such rows stay in the MINVALUE partition.
+   */
+  pinned?: string;
+  /** Run after each retention run with the boundary before which rows were removed: what else goes with them. */
+  afterRetention?(sql: Sql, cutoff: string): Promise<void>;
 }
 
 /** A SQL `timestamptz` literal of an instant. */
 export function timestampBoundary(at: Date): string {
   return `'${at.toISOString()}'`;
+}
+
+/** A SQL `bigint` literal of the smallest id minted at an instant (ADR 0053). */
+export function idBoundary(at: Date): string {
+  return firstIdAt(at).toString();
 }
 
 /** Signals by month of `captured_at`. */
@@ -35,6 +55,38 @@ export const SIGNAL_PARTITIONS: PartitionedTable = {
   column: 'captured_at',
   ahead: 3,
   boundary: timestampBoundary,
+};
+
+/**
+ * Activities by UTC day of arrival: their ids are minted at arrival and time-ordered, so the range
+ * of a day's ids is the day (ADR 0053). Pipeline steps update rows in place (fillfactor 50, as the
+ * table had); retention never removes an activity still in the pipeline, and the external ids
+ * remembered for intake's duplicates go with their activities.
+ */
+export const ACTIVITY_PARTITIONS: PartitionedTable = {
+  table: 'activities',
+  unit: 'day',
+  column: 'id',
+  ahead: 3,
+  boundary: idBoundary,
+  storage: 'fillfactor = 50',
+  pinned: `status = 'queued'`,
+  async afterRetention(sql, cutoff) {
+    // In batches: a day's external ids are many rows of a plain table.
+    for (;;) {
+      const rows = await sql(
+        `WITH gone AS (
+           SELECT e.workspace_id, e.external_id FROM activity_external_ids e
+            WHERE e.activity_id < ${cutoff}
+              AND NOT EXISTS (SELECT 1 FROM activities a WHERE a.workspace_id = e.workspace_id AND a.id = e.activity_id)
+            LIMIT 10000)
+         DELETE FROM activity_external_ids e USING gone
+          WHERE e.workspace_id = gone.workspace_id AND e.external_id = gone.external_id
+         RETURNING 1`,
+      );
+      if (rows.length < 10_000) return;
+    }
+  },
 };
 
 /** The first instant of the period `at` falls in (UTC). */
@@ -96,17 +148,25 @@ export function expiredPeriods(spec: PartitionedTable, layout: PartitionLayout, 
 
 /** The statements that create a table's catch-alls and its periods from `first` to `last` (inclusive), for a new table. */
 export function initialPartitionsSql(spec: PartitionedTable, first: Date, last: Date): string[] {
-  const statements = [`CREATE TABLE ${spec.table}_min PARTITION OF ${spec.table} FOR VALUES FROM (MINVALUE) TO (${spec.boundary(first)})`];
+  const statements = [
+    `CREATE TABLE ${spec.table}_min PARTITION OF ${spec.table} FOR VALUES FROM (MINVALUE) TO (${spec.boundary(first)})${storageSql(spec)}`,
+  ];
   let start = first;
   while (start <= last) {
     statements.push(createPeriodSql(spec, start));
     start = addPeriods(spec.unit, start, 1);
   }
-  statements.push(`CREATE TABLE ${spec.table}_max PARTITION OF ${spec.table} FOR VALUES FROM (${spec.boundary(start)}) TO (MAXVALUE)`);
+  statements.push(
+    `CREATE TABLE ${spec.table}_max PARTITION OF ${spec.table} FOR VALUES FROM (${spec.boundary(start)}) TO (MAXVALUE)${storageSql(spec)}`,
+  );
   return statements;
 }
 
 export function createPeriodSql(spec: PartitionedTable, start: Date): string {
   const end = addPeriods(spec.unit, start, 1);
-  return `CREATE TABLE ${partitionName(spec, start)} PARTITION OF ${spec.table} FOR VALUES FROM (${spec.boundary(start)}) TO (${spec.boundary(end)})`;
+  return `CREATE TABLE ${partitionName(spec, start)} PARTITION OF ${spec.table} FOR VALUES FROM (${spec.boundary(start)}) TO (${spec.boundary(end)})${storageSql(spec)}`;
+}
+
+function storageSql(spec: PartitionedTable): string {
+  return spec.storage ? ` WITH (${spec.storage})` : '';
 }

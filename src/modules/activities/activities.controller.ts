@@ -90,7 +90,12 @@ export class ActivitiesController {
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'get_activity', summary: 'Processing status of an activity' })
+  @ApiOperation({
+    operationId: 'get_activity',
+    summary: 'Processing status of an activity',
+    description:
+      'Activities are kept `ACTIVITY_RETENTION_DAYS` (30) days after they arrive; past that the answer is `404 not_found`, as for an unknown id.',
+  })
   @ApiParam({ name: 'id', required: true, schema: ACTIVITY_ID })
   @ApiOkResponse({
     description: 'The activity and what the pipeline made of it',

@@ -147,16 +147,26 @@ export class ActivitiesRepository {
 
   /**
    * Inserts the batch in one statement; rows whose external_id the workspace already has (or that
-   * repeat one earlier in the batch) are skipped. Returns the ids actually inserted.
+   * repeat one earlier in the batch) are skipped. Returns the ids actually inserted. External ids
+   * are claimed in `activity_external_ids` by the same statement (a unique key of the activities,
+   * partitioned by id, could not leave `id` out, ADR 0053): a concurrent claim of the same one
+   * waits for the other statement's transaction, and skips its row if that one committed.
    */
   async insertBatch(ctx: WorkspaceContext, activities: readonly NewActivity[], now: Date): Promise<Set<string>> {
     const workspaceId = requireWorkspace(ctx);
     const rows: Array<{ id: string }> = await this.dataSource.query(
-      `INSERT INTO activities (id, workspace_id, external_id, type, trigger, occurred_at, payload, created_at, updated_at)
+      `WITH a AS (
+         SELECT * FROM unnest($3::bigint[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
+                AS a (id, external_id, type, trigger, occurred_at, payload)
+       ), claimed AS (
+         INSERT INTO activity_external_ids (workspace_id, external_id, activity_id, created_at)
+         SELECT $1, a.external_id, a.id, $2 FROM a WHERE a.external_id IS NOT NULL
+         ON CONFLICT (workspace_id, external_id) DO NOTHING
+         RETURNING activity_id
+       )
+       INSERT INTO activities (id, workspace_id, external_id, type, trigger, occurred_at, payload, created_at, updated_at)
        SELECT a.id, $1, a.external_id, a.type, a.trigger, a.occurred_at, a.payload::json, $2, $2
-         FROM unnest($3::bigint[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
-              AS a (id, external_id, type, trigger, occurred_at, payload)
-       ON CONFLICT (workspace_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
+         FROM a WHERE a.external_id IS NULL OR a.id IN (SELECT activity_id FROM claimed)
        RETURNING id`,
       [
         workspaceId,
@@ -172,11 +182,14 @@ export class ActivitiesRepository {
     return new Set(rows.map((row) => row.id));
   }
 
-  /** Ids of the workspace's activities with these external ids. */
+  /**
+   * Ids of the workspace's activities with these external ids. An external id is remembered as
+   * long as its activity is kept (`ACTIVITY_RETENTION_DAYS`).
+   */
   async idsByExternalId(ctx: WorkspaceContext, externalIds: readonly string[]): Promise<Map<string, string>> {
     if (externalIds.length === 0) return new Map();
     const rows: Array<{ id: string; external_id: string }> = await this.dataSource.query(
-      `SELECT id, external_id FROM activities WHERE workspace_id = $1 AND external_id = ANY($2::text[])`,
+      `SELECT activity_id AS id, external_id FROM activity_external_ids WHERE workspace_id = $1 AND external_id = ANY($2::text[])`,
       [requireWorkspace(ctx), externalIds],
     );
     return new Map(rows.map((row) => [row.external_id, row.id]));

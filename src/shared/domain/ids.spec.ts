@@ -1,4 +1,4 @@
-import { formatId, ID_PREFIXES, IdGenerator, MAX_ID, parseId } from './ids';
+import { firstIdAt, formatId, mintedAt, ID_PREFIXES, IdGenerator, MAX_ID, parseId } from './ids';
 
 const INT64_MAX = 9223372036854775807n;
 
@@ -194,5 +194,30 @@ describe('parseId', () => {
     ['one extra leading zero', 'icp_00000000000000001234'],
   ])('is absent for %s', (_what, raw) => {
     expect(parseId('icp_', raw)).toEqual({ kind: 'absent' });
+  });
+});
+
+describe('firstIdAt', () => {
+  const day = new Date('2026-11-26T00:00:00Z');
+
+  it('is the millisecond since 2024-01-01 shifted past the 22 sequence bits', () => {
+    expect(firstIdAt(new Date('2024-01-01T00:00:00Z'))).toBe(0n);
+    expect(firstIdAt(new Date('2024-01-01T00:00:00.001Z'))).toBe(1n << 22n);
+    expect(firstIdAt(day)).toBe(BigInt(day.getTime() - Date.UTC(2024, 0, 1)) << 22n);
+    // Before the epoch ids are minted as at the epoch.
+    expect(firstIdAt(new Date('2020-01-01T00:00:00Z'))).toBe(0n);
+  });
+
+  it('bounds the ids minted from that instant on, and only those', () => {
+    for (let i = 0; i < 50; i++) {
+      const before = BigInt(new IdGenerator(() => day.getTime() - 1).next());
+      const at = BigInt(new IdGenerator(() => day.getTime()).next());
+      const after = BigInt(new IdGenerator(() => day.getTime() + 86_399_999).next());
+      expect(before < firstIdAt(day)).toBe(true);
+      expect(at >= firstIdAt(day)).toBe(true);
+      expect(after < firstIdAt(new Date(day.getTime() + 86_400_000))).toBe(true);
+      expect(mintedAt(at)).toEqual(day);
+      expect(mintedAt(firstIdAt(day).toString())).toEqual(day);
+    }
   });
 });

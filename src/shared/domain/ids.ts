@@ -57,6 +57,20 @@ export class IdGenerator {
 
 export const ids = new IdGenerator();
 
+/**
+ * The smallest id minted at or after `at`: its millisecond since ID_EPOCH, sequence 0 (before the
+ * epoch: 0). Ids minted before `at` are smaller; ids minted from `at` on are at least this (a
+ * sequence that overflows only borrows later milliseconds), so it bounds a time range of ids.
+ */
+export function firstIdAt(at: Date): bigint {
+  return BigInt(Math.max(at.getTime() - ID_EPOCH_MS, 0)) << SEQUENCE_BITS;
+}
+
+/** The millisecond an id was minted in (as its high bits say). */
+export function mintedAt(id: string | bigint): Date {
+  return new Date(ID_EPOCH_MS + Number(BigInt(id) >> SEQUENCE_BITS));
+}
+
 /** `icp_` + `123` → `icp_0000000000000000123`. */
 export function formatId(prefix: string, value: string | bigint): string {
   return prefix + value.toString().padStart(DIGITS, '0');

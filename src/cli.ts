@@ -68,7 +68,21 @@ export function buildProgram(): Command {
       print(await withContext((app) => app.get(WorkspacesService).createWorkspace(options.name)));
     });
 
+  workspace
+    .command('list')
+    .description('list the workspaces, oldest first, with their active key counts')
+    .action(async () => {
+      print({ data: await withContext((app) => app.get(WorkspacesService).listWorkspaces()) });
+    });
+
   const key = program.command('key').description('manage API keys');
+  key
+    .command('list')
+    .description("list a workspace's keys (ids, scope, prefix, created, last used, revoked; never the secret)")
+    .requiredOption('--workspace <id>', 'workspace id (wor_…)')
+    .action(async (options: { workspace: string }) => {
+      print({ data: await withContext((app) => app.get(WorkspacesService).listKeys(options.workspace)) });
+    });
   key
     .command('create')
     .description('create an API key for a workspace')

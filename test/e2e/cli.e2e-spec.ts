@@ -6,6 +6,7 @@ import { expectError } from '../support/assertions';
 import { KB_CASES, unique } from '../support/kb-resources';
 import { startTestApp, TestApp } from '../support/test-app';
 import { expectFailure, oneJsonLine, runCli } from '../support/cli';
+import { waitFor } from '../support/wait';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -161,7 +162,67 @@ describe('key revoke', () => {
   });
 });
 
+describe('workspace list and key list', () => {
+  test("list the workspaces with their active keys, and a workspace's keys without their secrets", async () => {
+    const ws = await createWorkspace();
+    const read = oneJsonLine(await cli('key', 'create', '--workspace', ws.workspace_id, '--scope', 'read'));
+    oneJsonLine(await cli('key', 'revoke', '--key-id', ws.key_id));
+
+    const workspaces = oneJsonLine(await cli('workspace', 'list')).data as Array<Record<string, unknown>>;
+    expect(workspaces).toContainEqual({
+      workspace_id: ws.workspace_id,
+      name: expect.any(String),
+      created_at: expect.any(String),
+      active_keys: 1,
+    });
+
+    // A use of the read key is written down (once an hour per key and process, without the request waiting).
+    expect((await t.http.get('/v1/kb/icps').set('Authorization', bearer(read.api_key as string))).status).toBe(200);
+    const listed = await waitFor(
+      async () => oneJsonLine(await cli('key', 'list', '--workspace', ws.workspace_id)),
+      (out) => (out.data as Array<{ last_used_at: string | null }>)[1]?.last_used_at !== null,
+      { what: "the read key's use to be recorded" },
+    );
+    expect(listed.data).toEqual([
+      {
+        key_id: ws.key_id,
+        scope: 'write',
+        prefix: expect.any(String),
+        created_at: expect.any(String),
+        last_used_at: null,
+        revoked_at: expect.any(String),
+      },
+      {
+        key_id: read.key_id,
+        scope: 'read',
+        prefix: expect.any(String),
+        created_at: expect.any(String),
+        last_used_at: expect.any(String),
+        revoked_at: null,
+      },
+    ]);
+    const text = JSON.stringify(listed);
+    expect(text).not.toContain(ws.api_key);
+    expect(text).not.toContain(read.api_key as string);
+    expect((read.api_key as string).startsWith((listed.data as Array<{ prefix: string }>)[1].prefix)).toBe(true);
+  });
+
+  test('key list of an unknown workspace fails', async () => {
+    expectFailure(await cli('key', 'list', '--workspace', 'wor_0000000000000000001'));
+  });
+});
+
 describe('failures exit non-zero, message on stderr, nothing on stdout', () => {
+  test('key revoke given the secret instead of the id says to pass the key_… id, and does not repeat the secret', async () => {
+    const ws = await createWorkspace();
+    const result = await cli('key', 'revoke', '--key-id', ws.api_key);
+    expectFailure(result);
+    expect(result.stderr).toContain('key_');
+    expect(result.stderr).toContain('key list');
+    expect(result.stderr).not.toContain(ws.api_key);
+    expect((await t.http.get('/v1/kb/icps').set('Authorization', bearer(ws.api_key))).status).toBe(200);
+  });
+
   test('key create for an unknown workspace creates nothing', async () => {
     const before = await keyCount();
     expectFailure(await cli('key', 'create', '--workspace', 'wor_0000000000000000001'));

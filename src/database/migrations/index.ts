@@ -9,6 +9,7 @@ import { Webhooks1764374400000 } from './1764374400000-webhooks';
 import { IdempotencyKeys1764460800000 } from './1764460800000-idempotency-keys';
 import { ShardableKeys1764547200000 } from './1764547200000-shardable-keys';
 import { SignalsByMonth1764633600000 } from './1764633600000-signals-by-month';
+import { ApiKeyLastUse1764892800000 } from './1764892800000-api-key-last-use';
 import { ActivitiesByDay1764720000000 } from './1764720000000-activities-by-day';
 
 /** Every migration, oldest first. Listed explicitly so the same list works from src/ and dist/. */
@@ -25,4 +26,5 @@ export const migrations = [
   ShardableKeys1764547200000,
   SignalsByMonth1764633600000,
   ActivitiesByDay1764720000000,
+  ApiKeyLastUse1764892800000,
 ];

@@ -45,12 +45,16 @@ export class CachingApiKeyAuthenticator implements ApiKeyAuthenticator, OnModule
     // Keyed by the hash: the process holds no key in clear longer than the request does.
     const id = apiKeyHashText(key);
     const cached = this.loop.up ? this.entries.get(id) : undefined;
-    if (cached && cached.expires > Date.now()) return cached.auth;
+    if (cached && cached.expires > Date.now()) {
+      this.workspaces.noteUse(cached.auth.keyId);
+      return cached.auth;
+    }
     // Whether the answer may be kept is decided before the lookup: an announcement that
     // arrives while it runs empties the cache and must not be undone by this answer.
     const generation = this.generation;
     const auth = await this.workspaces.authenticate(key);
     if (auth && this.loop.up && generation === this.generation) this.remember(id, auth);
+    if (auth) this.workspaces.noteUse(auth.keyId);
     return auth;
   }
 

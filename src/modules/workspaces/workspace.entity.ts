@@ -36,4 +36,8 @@ export class ApiKeyEntity {
 
   @Column({ type: 'timestamptz', precision: 3, nullable: true })
   revoked_at: Date | null;
+
+  /** Within the hour: recorded at most once an hour per key and process. */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  last_used_at: Date | null;
 }

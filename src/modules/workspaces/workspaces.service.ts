@@ -28,6 +28,27 @@ export interface CreatedKey {
 
 export class OperationError extends Error {}
 
+export interface WorkspaceSummary {
+  workspace_id: string;
+  name: string;
+  created_at: string;
+  active_keys: number;
+}
+
+/** A key as `key list` shows it: never the secret, only the prefix it starts with. */
+export interface KeySummary {
+  key_id: string;
+  scope: KeyScope;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** How often a key's use is written down (per key and process). */
+const LAST_USE_RESOLUTION_MS = 3_600_000;
+const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
+
 /** Workspaces and their API keys (managed by the operations CLI, outside the v1 API). */
 @Injectable()
 export class WorkspacesService implements ApiKeyAuthenticator {
@@ -56,6 +77,56 @@ export class WorkspacesService implements ApiKeyAuthenticator {
     return this.insertKey(this.dataSource.getRepository(ApiKeyEntity), (parsed as { value: string }).value, scope);
   }
 
+  /** Every workspace, oldest first, with how many keys it has that are not revoked. */
+  async listWorkspaces(): Promise<WorkspaceSummary[]> {
+    const rows: Array<{ id: string; name: string; created_at: Date; active_keys: number }> = await this.dataSource.query(
+      `SELECT w.id, w.name, w.created_at,
+              (SELECT count(*)::int FROM api_keys k WHERE k.workspace_id = w.id AND k.revoked_at IS NULL) AS active_keys
+         FROM workspaces w ORDER BY w.created_at, w.id`,
+    );
+    return rows.map((row) => ({
+      workspace_id: formatId(ID_PREFIXES.workspace, row.id),
+      name: row.name,
+      created_at: iso(row.created_at)!,
+      active_keys: row.active_keys,
+    }));
+  }
+
+  /** A workspace's keys, oldest first, revoked ones included. */
+  async listKeys(workspaceId: string): Promise<KeySummary[]> {
+    const parsed = parseId(ID_PREFIXES.workspace, workspaceId);
+    if (parsed.kind !== 'ok' || !(await this.dataSource.getRepository(WorkspaceEntity).existsBy({ id: parsed.value }))) {
+      throw new OperationError(`No workspace ${String(workspaceId)}`);
+    }
+    const keys = await this.dataSource
+      .getRepository(ApiKeyEntity)
+      .find({ where: { workspace_id: parsed.value }, order: { created_at: 'ASC', id: 'ASC' } });
+    return keys.map((key) => ({
+      key_id: formatId(ID_PREFIXES.apiKey, key.id),
+      scope: key.scope,
+      prefix: key.display_prefix,
+      created_at: iso(key.created_at)!,
+      last_used_at: iso(key.last_used_at),
+      revoked_at: iso(key.revoked_at),
+    }));
+  }
+
+  private readonly usesNoted = new Map<string, number>();
+
+  /**
+   * Writes down that a key was used, at most once an hour per key in this process, without the
+   * caller waiting: a failure (the database away) only leaves the time older.
+   */
+  noteUse(keyId: string): void {
+    const now = this.clock.now().getTime();
+    if (now - (this.usesNoted.get(keyId) ?? -Infinity) < LAST_USE_RESOLUTION_MS) return;
+    if (this.usesNoted.size >= 10_000) this.usesNoted.clear();
+    this.usesNoted.set(keyId, now);
+    this.dataSource
+      .query(`UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)`, [keyId, new Date(now)])
+      .catch(() => this.usesNoted.delete(keyId));
+  }
+
   async exists(workspaceId: string): Promise<boolean> {
     const parsed = parseId(ID_PREFIXES.workspace, workspaceId);
     return parsed.kind === 'ok' && this.dataSource.getRepository(WorkspaceEntity).existsBy({ id: parsed.value });
@@ -66,6 +137,10 @@ export class WorkspacesService implements ApiKeyAuthenticator {
    * announced (`NOTIFY`, delivered when it commits) to every process that caches keys.
    */
   async revokeKey(keyId: string): Promise<{ key_id: string; revoked: true }> {
+    // The secret itself, given by mistake, is neither looked up nor repeated.
+    if (typeof keyId === 'string' && isApiKeyShaped(keyId.trim())) {
+      throw new OperationError('That is an API key itself, not its id: pass --key-id key_… (`key list --workspace wor_…` shows the ids)');
+    }
     const parsed = parseId(ID_PREFIXES.apiKey, keyId);
     if (parsed.kind !== 'ok') throw new OperationError(`No API key ${String(keyId)}`);
     const affected = await this.dataSource.transaction(async (manager) => {

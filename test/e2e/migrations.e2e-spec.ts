@@ -6,6 +6,9 @@ import { IdGenerator } from '../../src/shared/domain/ids';
 import { internalId } from '../support/worker-process';
 import { startTestApp, TestApp } from '../support/test-app';
 
+// Converting a table makes hundreds of day partitions: seconds on a quiet machine, far more on a busy one.
+jest.setTimeout(180_000);
+
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();

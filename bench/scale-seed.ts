@@ -146,6 +146,37 @@ async function addPastMonths(url: string, days: number): Promise<void> {
   });
 }
 
+/**
+ * Runs `work` with the Signals table's indexes other than its primary key dropped, then builds
+ * them again from their own definitions, two at a time: at 20M rows, building an index once is
+ * several times faster than keeping it up to date through every batch.
+ */
+async function withoutSecondaryIndexes<T>(url: string, work: () => Promise<T>): Promise<T> {
+  const { rows } = await withClient(url, (client) =>
+    client.query<{ name: string; definition: string }>(
+      `SELECT indexrelid::regclass::text AS name, pg_get_indexdef(indexrelid) AS definition
+         FROM pg_index WHERE indrelid = 'signals'::regclass AND NOT indisprimary ORDER BY 1`,
+    ),
+  );
+  await withClient(url, async (client) => {
+    for (const index of rows) await client.query(`DROP INDEX ${index.name}`);
+  });
+  const result = await work();
+  const pending = [...rows];
+  await Promise.all(
+    Array.from({ length: SESSIONS }, () =>
+      withClient(url, async (client) => {
+        await client.query(`SET maintenance_work_mem = '512MB'; SET statement_timeout = 0`);
+        for (let index = pending.shift(); index; index = pending.shift()) {
+          // A partitioned table's index is defined ON ONLY the parent; built on the parent, it is built on every partition.
+          await client.query(index.definition.replace(' ON ONLY ', ' ON '));
+        }
+      }),
+    ),
+  );
+  return result;
+}
+
 async function seedSignals(url: string, workspaceId: string, total: number, days: number): Promise<number> {
   const clients = await Promise.all(
     Array.from({ length: SESSIONS }, async () => {
@@ -208,10 +239,12 @@ async function seed(url: string, spec: ScaleDatabaseSpec): Promise<{ workspace: 
   }
   const buyersDone = performance.now();
   await shapeSignals(url, spec);
-  for (const [i, size] of spec.workspaces.entries()) {
-    console.error(`${spec.key}: ${workspaces[i].name}, ${size.signals.toLocaleString('en')} Signals`);
-    await seedSignals(url, workspaces[i].internalId, size.signals, spec.days);
-  }
+  await withoutSecondaryIndexes(url, async () => {
+    for (const [i, size] of spec.workspaces.entries()) {
+      console.error(`${spec.key}: ${workspaces[i].name}, ${size.signals.toLocaleString('en')} Signals`);
+      await seedSignals(url, workspaces[i].internalId, size.signals, spec.days);
+    }
+  });
   const signalsDone = performance.now();
   await withClient(url, async (client) => {
     await client.query(`SET work_mem = '256MB'; SET jit = off; SET statement_timeout = 0`);

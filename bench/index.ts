@@ -11,6 +11,7 @@
  *   BENCH_SKIP_FLOOR=1   the stack's floor (an empty route on each layer of the stack)
  *   BENCH_SKIP_PIPELINE=1   BENCH_ACTIVITIES [100000]   the pipeline benchmark
  *   BENCH_SKIP_EVALUATOR=1   the evaluator's cost (bench/evaluator.ts)
+ *   BENCH_SKIP_SCALE=1   Signals pages at 20M partitioned beside 1M in one table (bench/scale.ts, its settings there)
  *   REDIS_URL [redis://127.0.0.1:6379]
  */
 import { execFileSync } from 'node:child_process';
@@ -42,6 +43,8 @@ import { freePort, killChildrenOnExit, RssSampler, Service, startNode, stop, wai
 import { formatProfileSummary, ProfileSummary, summariseProfile } from './profile-summary';
 import { evaluateTargets, FloorEntry, HttpSummary, printReport, summariseHttp, writeResults } from './report';
 import { FLOOR_STACKS } from './stack-floor';
+import { formatScaleBench, readScaleParams, runScaleBench } from './scale';
+import { scaleTargets } from './scale-report';
 import { BenchWorkspace, createKey, CreatedKey, ensureSeeded } from './seed';
 
 interface Params {
@@ -54,6 +57,7 @@ interface Params {
   skipFloor: boolean;
   skipPipeline: boolean;
   skipEvaluator: boolean;
+  skipScale: boolean;
   activities: number;
 }
 
@@ -87,6 +91,7 @@ function readParams(env: NodeJS.ProcessEnv): Params {
     skipFloor: env.BENCH_SKIP_FLOOR === '1',
     skipPipeline: env.BENCH_SKIP_PIPELINE === '1',
     skipEvaluator: env.BENCH_SKIP_EVALUATOR === '1',
+    skipScale: env.BENCH_SKIP_SCALE === '1',
     activities: wholeNumber(env, 'BENCH_ACTIVITIES', 100_000),
   };
 }
@@ -273,10 +278,12 @@ async function main(): Promise<void> {
   const http = await runHttp(params, workspace, key, fixtures);
   const pipeline = await runPipeline(params);
   const evaluator = params.skipEvaluator ? null : runEvaluatorBench();
-  const targets = evaluateTargets(http.summary, pipeline);
+  const scale = params.skipScale ? null : await runScaleBench(readScaleParams(process.env));
+  const targets = [...evaluateTargets(http.summary, pipeline), ...(scale ? scaleTargets(scale.shapes) : [])];
 
   printReport(http.summary, pipeline, targets);
   if (evaluator) console.log(`\n${formatEvaluatorBench(evaluator)}`);
+  if (scale) console.log(`\n${formatScaleBench(scale)}`);
   if (http.profile) {
     const { summary } = http.profile;
     const short = { ...summary, functions: summary.functions.slice(0, 10), packages: summary.packages.slice(0, 10) };
@@ -309,10 +316,11 @@ async function main(): Promise<void> {
       targets,
       pipeline,
       evaluator,
+      scale,
       profile: http.profile,
     },
     date,
-    params.profile,
+    { profiled: params.profile },
   );
   console.log(`\nwritten to ${file}`);
 }

@@ -284,14 +284,22 @@ export function printReport(http: HttpSummary | null, pipeline: PipelineBenchRes
 }
 
 /**
- * Writes the record to bench/results/<YYYY-MM-DD>.json and returns the path. A profiled run goes
+ * The record's file name in bench/results: <YYYY-MM-DD>.json for a full run. A profiled run goes
  * to <YYYY-MM-DD>.profile.json instead: its numbers carry the profiler's overhead, and must not
- * replace the day's clean ones.
+ * replace the day's clean ones. A run of one part alone (`part`, e.g. `scale`) goes to
+ * <part>-<YYYY-MM-DD-HH-MM-SS>.json, as the pipeline's does, and never replaces a full run's file.
  */
-export function writeResults(record: object, date: Date, profiled: boolean): string {
+export function resultsFileName(date: Date, { profiled = false, part }: { profiled?: boolean; part?: string } = {}): string {
+  const iso = date.toISOString();
+  if (part) return `${part}-${iso.slice(0, 19).replace(/[:T]/g, '-')}.json`;
+  return `${iso.slice(0, 10)}${profiled ? '.profile' : ''}.json`;
+}
+
+/** Writes the record to bench/results (`resultsFileName`) and returns the path. */
+export function writeResults(record: object, date: Date, options: { profiled?: boolean; part?: string } = {}): string {
   const dir = join(__dirname, 'results');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${date.toISOString().slice(0, 10)}${profiled ? '.profile' : ''}.json`);
+  const file = join(dir, resultsFileName(date, options));
   writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
   return file;
 }

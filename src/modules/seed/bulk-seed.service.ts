@@ -122,7 +122,7 @@ const COUNTRIES = [
   'Sweden',
   'Australia',
 ];
-const PATHS = [
+export const PATHS = [
   '/pricing',
   '/demo',
   '/features',
@@ -134,7 +134,7 @@ const PATHS = [
   '/careers',
   '/docs/api',
 ];
-const TOPICS = [
+export const TOPICS = [
   'Buyer intent data',
   'Revenue operations',
   'Account-based marketing',
@@ -144,7 +144,7 @@ const TOPICS = [
   'CRM hygiene',
   'Pipeline forecasting',
 ];
-const SOURCES = ['google', 'linkedin', 'newsletter', 'g2', 'direct', 'partner'];
+export const SOURCES = ['google', 'linkedin', 'newsletter', 'g2', 'direct', 'partner'];
 
 const BATCH = 50_000;
 /** Sessions inserting at once: the generator is CPU-bound in PostgreSQL, one session per core. */

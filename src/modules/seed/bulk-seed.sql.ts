@@ -139,7 +139,8 @@ ON CONFLICT DO NOTHING`;
 /**
  * Recomputes counters, first/last Signal and attribution of every Buyer of the workspace ($1)
  * from its Signals. First and last rows come from walking the (workspace, buyer, captured_at, id)
- * index both ways, so nothing is sorted.
+ * index both ways, so nothing is sorted. The attribution is read with the first row: looked up by
+ * id alone, it would scan the whole (workspace, id) key once per Buyer.
  */
 export const REFRESH_BUYER_SUMMARIES = `
 WITH counts AS (
@@ -149,7 +150,7 @@ WITH counts AS (
          count(*) FILTER (WHERE type = 'linkedin') AS linkedin
     FROM signals WHERE workspace_id = $1 GROUP BY buyer_id
 ), firsts AS (
-  SELECT DISTINCT ON (buyer_id) buyer_id, id, type, trigger, captured_at
+  SELECT DISTINCT ON (buyer_id) buyer_id, id, type, trigger, captured_at, data -> 'attribution' AS attribution
     FROM signals WHERE workspace_id = $1 ORDER BY buyer_id DESC, captured_at, id
 ), lasts AS (
   SELECT DISTINCT ON (buyer_id) buyer_id, id, type, trigger, captured_at
@@ -160,7 +161,7 @@ UPDATE buyers b
        signal_count_market = c.market, signal_count_linkedin = c.linkedin,
        first_signal_id = f.id, first_signal_type = f.type, first_signal_trigger = f.trigger, first_signal_at = f.captured_at,
        last_signal_id = l.id, last_signal_type = l.type, last_signal_trigger = l.trigger, last_signal_at = l.captured_at,
-       attribution = (SELECT s.data -> 'attribution' FROM signals s WHERE s.workspace_id = $1 AND s.id = f.id AND s.captured_at = f.captured_at)
+       attribution = f.attribution
   FROM counts c
   JOIN firsts f ON f.buyer_id = c.buyer_id
   JOIN lasts l ON l.buyer_id = c.buyer_id

@@ -10,6 +10,7 @@ import { IdempotencyKeys1764460800000 } from './1764460800000-idempotency-keys';
 import { ShardableKeys1764547200000 } from './1764547200000-shardable-keys';
 import { SignalsByMonth1764633600000 } from './1764633600000-signals-by-month';
 import { ActivitiesByDay1764720000000 } from './1764720000000-activities-by-day';
+import { ActivityNearMisses1764806400000 } from './1764806400000-activity-near-misses';
 
 /** Every migration, oldest first. Listed explicitly so the same list works from src/ and dist/. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   ShardableKeys1764547200000,
   SignalsByMonth1764633600000,
   ActivitiesByDay1764720000000,
+  ActivityNearMisses1764806400000,
 ];

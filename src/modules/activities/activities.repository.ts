@@ -107,7 +107,7 @@ export function advanceManySql(
 /** What the activity list shows of a row. */
 export type ActivityListRow = Pick<
   ActivityEntity,
-  'id' | 'type' | 'trigger' | 'occurred_at' | 'status' | 'discard_reason' | 'near_miss' | 'signal_id' | 'buyer_id' | 'created_at'
+  'id' | 'type' | 'trigger' | 'occurred_at' | 'status' | 'discard_reason' | 'near_miss' | 'signal_id' | 'buyer_id'
 >;
 
 export interface ActivityFilter {
@@ -154,7 +154,7 @@ export function activitiesPageSql(
   if (afterId !== null) add(`a.id ${filter.order === 'asc' ? '>' : '<'} ?::bigint`, afterId);
   const direction = filter.order === 'asc' ? 'ASC' : 'DESC';
   return {
-    sql: `SELECT a.id, a.type, a.trigger, a.occurred_at, a.status, a.discard_reason, a.near_miss, a.signal_id, a.buyer_id, a.created_at
+    sql: `SELECT a.id, a.type, a.trigger, a.occurred_at, a.status, a.discard_reason, a.near_miss, a.signal_id, a.buyer_id
             FROM activities a WHERE ${conditions.join(' AND ')} ORDER BY a.id ${direction} LIMIT ${limit + 1}`,
     params,
   };

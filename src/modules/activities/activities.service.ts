@@ -4,7 +4,7 @@ import { requireWorkspace, WorkspaceContext } from '../../shared/application/wor
 import { Clock } from '../../shared/domain/clock';
 import { keysetPage, Page } from '../../shared/application/pagination';
 import { formatTimestamp } from '../../shared/domain/clock';
-import { firstIdAt, formatId, ID_PREFIXES, IdGenerator, parseId } from '../../shared/domain/ids';
+import { firstIdAt, formatId, ID_PREFIXES, IdGenerator, MAX_ID, mintedAt, parseId } from '../../shared/domain/ids';
 import { CursorCodec } from '../../shared/infrastructure/cursor-codec';
 import type { SignalTrigger, SignalType } from '../signals/signal-types';
 import { warnAtMostEvery } from '../../shared/infrastructure/warn-at-most-every';
@@ -46,6 +46,12 @@ export interface ActivityListQuery {
   sort_order: 'asc' | 'desc';
 }
 
+/** The first id minted at `at`, as a bigint column can hold it (ids run out in 2093; a later instant bounds them all). */
+function idBound(at: Date): string {
+  const id = firstIdAt(at);
+  return (id > MAX_ID ? MAX_ID : id).toString();
+}
+
 function presentActivity(row: ActivityListRow): ActivityStatusView {
   return {
     id: formatId(ID_PREFIXES.activity, row.id),
@@ -57,7 +63,8 @@ function presentActivity(row: ActivityListRow): ActivityStatusView {
     type: row.type,
     trigger: row.trigger,
     occurred_at: formatTimestamp(row.occurred_at),
-    received_at: formatTimestamp(row.created_at),
+    // The id's minting time: what the order and `received_after`/`received_before` go by.
+    received_at: formatTimestamp(mintedAt(row.id)),
   };
 }
 
@@ -127,8 +134,8 @@ export class ActivitiesService {
       discardReason: query.discard_reason,
       type: query.type,
       trigger: query.trigger,
-      fromId: query.received_after && firstIdAt(query.received_after).toString(),
-      toId: query.received_before && firstIdAt(query.received_before).toString(),
+      fromId: query.received_after && idBound(query.received_after),
+      toId: query.received_before && idBound(query.received_before),
       order: query.sort_order,
     };
     return keysetPage({
@@ -150,7 +157,7 @@ export class ActivitiesService {
       cursor: query.cursor,
       limit: query.limit,
       fetch: (after, limit) => this.activities.page(ctx, filter, after?.id ?? null, limit),
-      positionOf: (row) => ({ at: row.created_at, id: String(row.id) }),
+      positionOf: (row) => ({ at: mintedAt(row.id), id: String(row.id) }),
       present: presentActivity,
     });
   }

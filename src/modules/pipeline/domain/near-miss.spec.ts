@@ -21,6 +21,8 @@ describe('registeredDomain', () => {
     ['www.example.co.uk', 'example.co.uk'],
     ['shop.example.com.au', 'example.com.au'],
     ['example.de', 'example.de'],
+    ['www.abc.de', 'abc.de'],
+    ['app.abc.io', 'abc.io'],
     ['10.0.0.1', '10.0.0.1'],
   ])('%s → %s', (name, domain) => expect(registeredDomain(name)).toBe(domain));
 });

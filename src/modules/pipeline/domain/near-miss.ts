@@ -6,7 +6,7 @@
  * Both sides are canonical URLs (`host[:port]/path?query`, `canonicalizeUrl`). A record is close
  * when each part is close and at most two parts differ:
  * - host: the same registered domain — the last two labels of the name, or three under a country
- *   domain with a short second level (`co.uk`, `com.au`). `www.example.com`, `app.example.com`
+ *   domain with a generic second level (`co.uk`, `com.au`, `org.nz`; `SECOND_LEVELS`). `www.example.com`, `app.example.com`
  *   and `example.com` are close; a different port counts as a host difference. IP addresses are
  *   close only to themselves.
  * - path: equal but for letter case, or one segment apart (one segment replaced, or one more or
@@ -57,6 +57,8 @@ export function urlParts(canonical: string): Parts {
 }
 
 const IPV4 = /^[0-9]{1,3}(\.[0-9]{1,3}){3}$/;
+/** Second levels under which country domains register names (`example.co.uk`). */
+const SECOND_LEVELS = new Set(['co', 'com', 'net', 'org', 'gov', 'edu', 'ac', 'ltd', 'plc', 'ne', 'or', 'go']);
 
 /** `www.shop.example.co.uk` → `example.co.uk`; `app.example.com` → `example.com`; an IP address stays whole. */
 export function registeredDomain(name: string): string {
@@ -64,7 +66,7 @@ export function registeredDomain(name: string): string {
   const labels = name.split('.');
   const tld = labels[labels.length - 1];
   const second = labels[labels.length - 2] ?? '';
-  const take = labels.length >= 3 && tld.length === 2 && second.length <= 3 ? 3 : 2;
+  const take = labels.length >= 3 && tld.length === 2 && SECOND_LEVELS.has(second) ? 3 : 2;
   return labels.slice(-take).join('.');
 }
 

@@ -1944,7 +1944,14 @@ async function ingest(world: World, body: string, contentType = 'application/jso
       const st = await send(world, statusSent);
       checkEnvelope(statusSent, st, world);
       if (st.status !== 200) fail(sent, res, `queued activity reads as ${st.status}`);
-      expect(st.body).toEqual({ id: firstQueued.id, status: 'queued', signal_id: null, buyer_id: null, discard_reason: null });
+      expect(st.body).toMatchObject({
+        id: firstQueued.id,
+        status: 'queued',
+        signal_id: null,
+        buyer_id: null,
+        discard_reason: null,
+        near_miss: null,
+      });
     }
   }
   await checkActivityCount(world, sent, res);
@@ -2775,7 +2782,14 @@ describe('activity intake under generated input', () => {
           if (res.status === 200) {
             const body = res.body as Record<string, unknown>;
             if (!ingestWorld.activities.has(body.id as string)) fail(sent, res, 'read an activity of another workspace');
-            expect(body).toEqual({ id: body.id, status: 'queued', signal_id: null, buyer_id: null, discard_reason: null });
+            expect(body).toMatchObject({
+              id: body.id,
+              status: 'queued',
+              signal_id: null,
+              buyer_id: null,
+              discard_reason: null,
+              near_miss: null,
+            });
           }
           assertNotPolluted();
         }),

@@ -17,7 +17,7 @@ describe('a known path asked with a method it does not answer', () => {
     ['post', '/v1/buyers', 'GET, HEAD'],
     ['delete', '/v1/signals', 'GET, HEAD'],
     ['patch', '/v1/kb/topics', 'GET, HEAD, POST'],
-    ['put', '/ingest/v1/activities', 'POST'],
+    ['put', '/ingest/v1/activities', 'GET, HEAD, POST'],
   ] as const)('%s %s is 405 method_not_allowed with Allow: %s', async (method, path, allow) => {
     const res = await t.http[method](path).set('Authorization', ws.auth).send({});
     expectError(res, 405, 'method_not_allowed');

@@ -407,7 +407,15 @@ describe('knowledge-base changes never rewrite Buyers or Signals', () => {
     const [after] = await ingestAndWait(t, ws, [
       websiteActivity('visited_page', url, { identity: { email: person }, occurred_at: '2026-03-10T10:00:00Z' }),
     ]);
-    expect(after).toEqual({ id: after.id, status: 'discarded', signal_id: null, buyer_id: null, discard_reason: 'no_target_match' });
+    // The deleted Target Page is not named as a near miss either.
+    expect(after).toMatchObject({
+      id: after.id,
+      status: 'discarded',
+      signal_id: null,
+      buyer_id: null,
+      discard_reason: 'no_target_match',
+      near_miss: null,
+    });
 
     expect(await listSignals(t, ws)).toEqual(signalsBefore);
     expect(signalsBefore[0].website.target_page.id).toBe(page.id);

@@ -2,7 +2,7 @@
  * Activity intake (`POST /ingest/v1/activities`, `GET /ingest/v1/activities/{id}`) and the
  * reasons the pipeline discards an activity, end to end with the pipeline workers running.
  */
-import { expectError } from '../support/assertions';
+import { expectError, TIMESTAMP } from '../support/assertions';
 import {
   activityStatus,
   createKb,
@@ -66,15 +66,40 @@ describe('POST /ingest/v1/activities', () => {
     // In order: the first answer is the website visit (the only one that can match).
     const statuses = await waitForActivities(t, ws, ids);
     expect(statuses.map((s) => s.id)).toEqual(ids);
+    const arrival = { occurred_at: '2026-03-02T10:00:00Z', received_at: expect.stringMatching(TIMESTAMP) };
     expect(statuses[0]).toEqual({
       id: ids[0],
       status: 'processed',
       signal_id: expect.stringMatching(/^sig_\d{19}$/),
       buyer_id: expect.stringMatching(/^buy_\d{19}$/),
       discard_reason: null,
+      near_miss: null,
+      type: 'website',
+      trigger: 'visited_page',
+      ...arrival,
     });
-    expect(statuses[1]).toEqual({ id: ids[1], status: 'discarded', signal_id: null, buyer_id: null, discard_reason: 'no_target_match' });
-    expect(statuses[2]).toEqual({ id: ids[2], status: 'discarded', signal_id: null, buyer_id: null, discard_reason: 'no_target_match' });
+    expect(statuses[1]).toEqual({
+      id: ids[1],
+      status: 'discarded',
+      signal_id: null,
+      buyer_id: null,
+      discard_reason: 'no_target_match',
+      near_miss: null,
+      type: 'market',
+      trigger: 'researched_topic',
+      ...arrival,
+    });
+    expect(statuses[2]).toEqual({
+      id: ids[2],
+      status: 'discarded',
+      signal_id: null,
+      buyer_id: null,
+      discard_reason: 'no_target_match',
+      near_miss: null,
+      type: 'linkedin',
+      trigger: 'followed_page',
+      ...arrival,
+    });
   });
 
   it('rejects the whole batch when its 3rd activity is invalid, and stores none of it', async () => {
@@ -267,12 +292,17 @@ describe('GET /ingest/v1/activities/{id}', () => {
 });
 
 describe('discard reasons', () => {
-  const discarded = (reason: string) => ({
+  const discarded = (reason: string, nearMiss: Record<string, unknown> | null = null) => ({
     id: expect.any(String),
     status: 'discarded',
     signal_id: null,
     buyer_id: null,
     discard_reason: reason,
+    near_miss: nearMiss,
+    type: expect.stringMatching(/^(website|market|linkedin)$/),
+    trigger: expect.any(String),
+    occurred_at: expect.stringMatching(TIMESTAMP),
+    received_at: expect.stringMatching(TIMESTAMP),
   });
 
   it('unresolved_identity: an invalid email, a malformed hem, a LinkedIn URL that is not a profile', async () => {
@@ -375,7 +405,7 @@ describe('discard reasons', () => {
   });
 
   it('no_target_match for a website, a market and a LinkedIn trigger; no Buyer, no Signal', async () => {
-    const { ws, url } = await workspaceWithPage();
+    const { ws, url, page } = await workspaceWithPage();
     await createKb(t, ws, 'topics', { name: 'Data Privacy', short_name: `top-${uniq()}`, description: 'Privacy' });
     await createKb(t, ws, 'products', { name: 'Analytics Suite', short_name: `prd-${uniq()}`, description: 'Analytics' });
     await createKb(t, ws, 'competitors', {
@@ -393,7 +423,10 @@ describe('discard reasons', () => {
       linkedinActivity('followed_page', { url: 'https://www.linkedin.com/company/someone-else', company_name: 'Someone Else' }),
       linkedinActivity('reacted_post', { company_name: 'Rivalsoft Labs', reaction_type: 'like' }),
     ]);
-    for (const status of statuses) expect(status).toEqual(discarded('no_target_match'));
+    // The visit one segment past the Target Page names it; the form submission has no Target Form to come close to.
+    const pageUrl = url.replace(/^https:\/\//, '');
+    expect(statuses[0]).toEqual(discarded('no_target_match', { target_page_id: page.id, url: pageUrl, differences: ['path'] }));
+    for (const status of statuses.slice(1)) expect(status).toEqual(discarded('no_target_match'));
     expect(await listSignals(t, ws)).toEqual([]);
     expect(await listBuyers(t, ws)).toEqual([]);
   });

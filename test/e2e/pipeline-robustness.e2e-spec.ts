@@ -406,12 +406,13 @@ describe('nothing acknowledged is lost when Redis refuses the job', () => {
     const [later] = await intake(inline, other.ws, [visit(`later-${unique()}@acme.com`, other.url, minute(6))]);
     expect((await waitDone(inline, other.ws, later.id)).status).toBe('processed');
     expect(await liveJobsOf(inline, ws)).toEqual([]);
-    expect(await status(inline, ws, accepted.id)).toEqual({
+    expect(await status(inline, ws, accepted.id)).toMatchObject({
       id: accepted.id,
       status: 'queued',
       signal_id: null,
       buyer_id: null,
       discard_reason: null,
+      near_miss: null,
     });
     expect(await inline.app.get(PipelineProducer).queue('resolve').getJob(accepted.id)).toBeUndefined();
     const row = (await inlineDb.query('SELECT stage, status FROM activities WHERE id = $1', [internalId(accepted.id)])).rows[0];

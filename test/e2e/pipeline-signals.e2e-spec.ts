@@ -308,12 +308,13 @@ describe('every trigger with a matching knowledge-base record', () => {
       const kb = await workspaceWithKb();
       const raw = { ...activity(kb), occurred_at: '2026-03-02T10:00:00Z' };
       const [status] = await ingestAndWait(t, kb.ws, [raw]);
-      expect(status).toEqual({
+      expect(status).toMatchObject({
         id: status.id,
         status: 'processed',
         signal_id: expect.stringMatching(/^sig_\d{19}$/),
         buyer_id: expect.stringMatching(/^buy_\d{19}$/),
         discard_reason: null,
+        near_miss: null,
       });
 
       const signals = await listSignals(t, kb.ws);

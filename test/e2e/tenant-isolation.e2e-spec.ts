@@ -174,7 +174,7 @@ async function snapshotOfA(): Promise<Json> {
     const res = await get(path, A.auth);
     return { status: res.status, body: res.body };
   };
-  const [kb, buyerList, buyers, signals, signalsByBuyer, activities] = await Promise.all([
+  const [kb, buyerList, buyers, signals, signalsByBuyer, activities, activityList] = await Promise.all([
     Promise.all(
       KB_CASES.map(async (c): Promise<[string, Json]> => {
         const [list, records] = await Promise.all([
@@ -191,6 +191,7 @@ async function snapshotOfA(): Promise<Json> {
     walkAll('/v1/signals', A.auth),
     Promise.all(a.buyerIds.map(async (id): Promise<[string, Json[]]> => [id, await walkAll('/v1/signals', A.auth, { buyer_id: id })])),
     Promise.all(a.activities.map(async (act): Promise<[string, ActivityStatus]> => [act.id, await activityStatus(t, A, act.id)])),
+    walkAll('/ingest/v1/activities', A.auth),
   ]);
   return {
     kb: entries(kb),
@@ -199,6 +200,7 @@ async function snapshotOfA(): Promise<Json> {
     signals,
     signalsByBuyer: entries(signalsByBuyer),
     activities: entries(activities),
+    activityList,
   };
 }
 
@@ -213,6 +215,7 @@ async function idsStoredFor(ws: TestWorkspace): Promise<Set<string>> {
     ...KB_CASES.map((kb): [string, string] => [kb.path.replace(/-/g, '_'), kb.prefix]),
     ['buyers', 'buy_'],
     ['signals', 'sig_'],
+    ['activities', 'act_'],
   ];
   const db = t.app.get(DataSource);
   const out = new Set<string>([ws.workspace_id]);
@@ -317,6 +320,19 @@ const LIST_ENDPOINTS: ListEndpoint[] = [
     name: 'GET /v1/signals?captured_after&captured_before',
     path: '/v1/signals',
     query: () => ({ captured_after: '2026-01-01T00:00:00Z', captured_before: '2027-01-01T00:00:00Z' }),
+    bHasRows: true,
+  },
+  { name: 'GET /ingest/v1/activities', path: '/ingest/v1/activities', query: () => ({}), bHasRows: true },
+  {
+    name: 'GET /ingest/v1/activities?type=website&trigger=visited_page&status=processed&sort_order=asc',
+    path: '/ingest/v1/activities',
+    query: () => ({ type: 'website', trigger: 'visited_page', status: 'processed', sort_order: 'asc' }),
+    bHasRows: true,
+  },
+  {
+    name: 'GET /ingest/v1/activities?received_after&received_before',
+    path: '/ingest/v1/activities',
+    query: () => ({ received_after: '2024-01-01T00:00:00Z', received_before: NOW_PLUS_YEAR }),
     bHasRows: true,
   },
 ];

@@ -28,6 +28,11 @@ export interface ActivityStatus {
   signal_id: string | null;
   buyer_id: string | null;
   discard_reason: 'unresolved_identity' | 'excluded_company' | 'no_target_match' | null;
+  near_miss: { target_page_id?: string; target_form_id?: string; url: string; differences: Array<'host' | 'path' | 'query'> } | null;
+  type: ActivityType;
+  trigger: Trigger;
+  occurred_at: string;
+  received_at: string;
 }
 
 let counter = 0;

@@ -9,8 +9,9 @@ import { Webhooks1764374400000 } from './1764374400000-webhooks';
 import { IdempotencyKeys1764460800000 } from './1764460800000-idempotency-keys';
 import { ShardableKeys1764547200000 } from './1764547200000-shardable-keys';
 import { SignalsByMonth1764633600000 } from './1764633600000-signals-by-month';
-import { ApiKeyLastUse1764892800000 } from './1764892800000-api-key-last-use';
 import { ActivitiesByDay1764720000000 } from './1764720000000-activities-by-day';
+import { ActivityNearMisses1764806400000 } from './1764806400000-activity-near-misses';
+import { ApiKeyLastUse1764892800000 } from './1764892800000-api-key-last-use';
 
 /** Every migration, oldest first. Listed explicitly so the same list works from src/ and dist/. */
 export const migrations = [
@@ -26,5 +27,6 @@ export const migrations = [
   ShardableKeys1764547200000,
   SignalsByMonth1764633600000,
   ActivitiesByDay1764720000000,
+  ActivityNearMisses1764806400000,
   ApiKeyLastUse1764892800000,
 ];

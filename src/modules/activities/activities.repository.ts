@@ -4,7 +4,8 @@ import DataLoader from 'dataloader';
 import { DataSource, EntityManager } from 'typeorm';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
 import type { ActivityInput } from './activity-input';
-import { ActivityEntity, ActivityStage } from './activity.entity';
+import type { SignalTrigger, SignalType } from '../signals/signal-types';
+import { ActivityEntity, ActivityStage, ActivityStatus, DiscardReason } from './activity.entity';
 import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 import { SqlParams } from '../../shared/infrastructure/sql-params';
 import { groupBy, turnBatching } from '../../shared/infrastructure/turn-batching';
@@ -12,7 +13,7 @@ import { groupBy, turnBatching } from '../../shared/infrastructure/turn-batching
 /** Every column, in one place, so raw reads return the entity's shape. */
 const ACTIVITY_COLUMNS =
   'id, workspace_id, external_id, type, trigger, occurred_at, payload, stage, status, discard_reason, person_key, ' +
-  'identity, contact_info, company_info, evaluation, buyer_id, signal_id, created_at, updated_at';
+  'identity, contact_info, company_info, evaluation, buyer_id, signal_id, near_miss, created_at, updated_at';
 
 /** What a pipeline step may change on an activity. */
 export type ActivityChanges = Partial<
@@ -28,6 +29,7 @@ export type ActivityChanges = Partial<
     | 'evaluation'
     | 'buyer_id'
     | 'signal_id'
+    | 'near_miss'
   >
 >;
 const CHANGEABLE = new Set<string>([
@@ -41,8 +43,9 @@ const CHANGEABLE = new Set<string>([
   'evaluation',
   'buyer_id',
   'signal_id',
+  'near_miss',
 ]);
-const JSON_COLUMNS = new Set<string>(['identity', 'contact_info', 'company_info', 'evaluation']);
+const JSON_COLUMNS = new Set<string>(['identity', 'contact_info', 'company_info', 'evaluation', 'near_miss']);
 const BIGINT_COLUMNS = new Set<string>(['buyer_id', 'signal_id']);
 
 function checkChangeable(column: string): void {
@@ -99,6 +102,62 @@ export function advanceManySql(
     `UPDATE activities a SET ${sets.join(', ')} FROM unnest(${arrays.join(', ')}) AS v (${names.join(', ')}) ` +
     `WHERE a.workspace_id = ${workspace} AND (a.stage = ${from} OR (${from}::text IS NULL AND a.stage <> 'done')) AND a.id = v.id RETURNING a.id`
   );
+}
+
+/** What the activity list shows of a row. */
+export type ActivityListRow = Pick<
+  ActivityEntity,
+  'id' | 'type' | 'trigger' | 'occurred_at' | 'status' | 'discard_reason' | 'near_miss' | 'signal_id' | 'buyer_id'
+>;
+
+export interface ActivityFilter {
+  status?: ActivityStatus;
+  discardReason?: DiscardReason;
+  type?: SignalType;
+  trigger?: SignalTrigger;
+  /** Id bounds of the arrival times asked for: `id >= fromId`, `id < toId` (`firstIdAt`). */
+  fromId?: string;
+  toId?: string;
+  order: 'asc' | 'desc';
+}
+
+/** Status literals from this fixed table, never from input, so the partial indexes' predicates are visible to the planner. */
+const STATUS_SQL: Record<ActivityStatus, string> = { queued: `'queued'`, processed: `'processed'`, discarded: `'discarded'` };
+
+/**
+ * One page of the activity list, in arrival order: by id, which is minted at arrival and is the
+ * partition key (ADR 0053, ADR 0056). Arrival bounds and the cursor are id ranges, so a page reads
+ * only the days it can find rows in, each through the primary key `(workspace_id, id)` (or, for
+ * discarded activities, the partial index `activities_discarded`), in order, stopping after
+ * `limit + 1` rows.
+ */
+export function activitiesPageSql(
+  workspaceId: string,
+  filter: ActivityFilter,
+  afterId: string | null,
+  limit: number,
+): { sql: string; params: unknown[] } {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`Not a page size: ${limit}`);
+  const params: unknown[] = [workspaceId];
+  const conditions = ['a.workspace_id = $1'];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    conditions.push(sql.replaceAll('?', `$${params.length}`));
+  };
+  const status = filter.discardReason !== undefined ? 'discarded' : filter.status;
+  if (status !== undefined) conditions.push(`a.status = ${STATUS_SQL[status]}`);
+  if (filter.discardReason !== undefined) add('a.discard_reason = ?', filter.discardReason);
+  if (filter.trigger !== undefined) add('a.trigger = ?', filter.trigger);
+  else if (filter.type !== undefined) add('a.type = ?', filter.type);
+  if (filter.fromId !== undefined) add('a.id >= ?::bigint', filter.fromId);
+  if (filter.toId !== undefined) add('a.id < ?::bigint', filter.toId);
+  if (afterId !== null) add(`a.id ${filter.order === 'asc' ? '>' : '<'} ?::bigint`, afterId);
+  const direction = filter.order === 'asc' ? 'ASC' : 'DESC';
+  return {
+    sql: `SELECT a.id, a.type, a.trigger, a.occurred_at, a.status, a.discard_reason, a.near_miss, a.signal_id, a.buyer_id
+            FROM activities a WHERE ${conditions.join(' AND ')} ORDER BY a.id ${direction} LIMIT ${limit + 1}`,
+    params,
+  };
 }
 
 interface FindKey {
@@ -288,6 +347,15 @@ export class ActivitiesRepository {
       for (const { key, index } of members) moved[index] = done.has(key.id);
     }
     return moved;
+  }
+
+  /**
+   * One page of the workspace's activities (`activitiesPageSql`), read from the primary like the
+   * single activity, so a list shows what `GET /ingest/v1/activities/{id}` shows.
+   */
+  async page(ctx: WorkspaceContext, filter: ActivityFilter, afterId: string | null, limit: number): Promise<ActivityListRow[]> {
+    const { sql, params } = activitiesPageSql(requireWorkspace(ctx), filter, afterId, limit);
+    return this.dataSource.query(sql, params);
   }
 
   /** How the workspace's activities with ids in [fromId, toId] stand. */

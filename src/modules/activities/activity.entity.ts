@@ -7,6 +7,20 @@ import type { ActivityInput } from './activity-input';
 
 export type ActivityStatus = 'queued' | 'processed' | 'discarded';
 export type DiscardReason = 'unresolved_identity' | 'excluded_company' | 'no_target_match';
+export const DISCARD_REASONS: DiscardReason[] = ['unresolved_identity', 'excluded_company', 'no_target_match'];
+export const ACTIVITY_STATUSES: ActivityStatus[] = ['queued', 'processed', 'discarded'];
+
+/**
+ * Why a website activity discarded `no_target_match` matched nothing: the active Target Page (a
+ * visit) or Target Form (a submission) that came closest, its canonical URL, and the parts of the
+ * URL that differed (the rule: `nearestTarget` in the pipeline's domain). Exactly one of the ids.
+ */
+export interface NearMiss {
+  target_page_id?: string;
+  target_form_id?: string;
+  url: string;
+  differences: Array<'host' | 'path' | 'query'>;
+}
 
 /** The evaluation made for this activity, criterion verdicts included (absent on rows from before they were kept). */
 export type ActivityEvaluation = BuyerEvaluation;
@@ -41,6 +55,7 @@ export class ActivityEntity {
   @Column({ type: 'json', nullable: true }) evaluation: ActivityEvaluation | null;
   @Column({ type: 'bigint', nullable: true }) buyer_id: string | null;
   @Column({ type: 'bigint', nullable: true }) signal_id: string | null;
+  @Column({ type: 'json', nullable: true }) near_miss: NearMiss | null;
   @Column({ type: 'timestamptz', precision: 3 }) created_at: Date;
   @Column({ type: 'timestamptz', precision: 3 }) updated_at: Date;
 }

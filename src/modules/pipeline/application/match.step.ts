@@ -11,6 +11,7 @@ import { ActivitiesRepository, ActivityChanges } from '../../activities/activiti
 import type { ActivityEntity } from '../../activities/activity.entity';
 import type { FieldSources } from '../../buyers/buyer-evaluation';
 import { domainOf, isSameOrSubdomain } from '../../../shared/domain/identity';
+import { nearestTarget, registeredDomain, urlParts } from '../domain/near-miss';
 import { buildSignalData } from '../domain/signal-data';
 import { attributionOf, BuyerFold, BuyerToLock, BuyerWriter, NewSignal } from '../infrastructure/buyer-writer';
 import { KbLookupRepository, TargetKey } from '../infrastructure/kb-lookup.repository';
@@ -125,16 +126,22 @@ export class MatchStep extends PipelineStep {
       outcomes.set(activity, { stage: 'done', status: 'discarded', discard_reason: 'excluded_company' });
       return false;
     });
-    const targets = await this.kb.targets(ctx, candidates.map(targetKey), manager);
+    const keys = candidates.map(targetKey);
+    const targets = await this.kb.targets(ctx, keys, manager);
+    const missed: Array<{ key: TargetKey; outcome: ActivityChanges }> = [];
     // Signals in captured_at order: each Buyer folds them in that order.
     const matched = candidates
-      .map((activity, k) => ({ activity, target: targets[k] }))
-      .filter(({ activity, target }) => {
+      .map((activity, k) => ({ activity, target: targets[k], key: keys[k] }))
+      .filter(({ activity, target, key }) => {
         if (target) return true;
-        outcomes.set(activity, { stage: 'done', status: 'discarded', discard_reason: 'no_target_match' });
+        const outcome: ActivityChanges = { stage: 'done', status: 'discarded', discard_reason: 'no_target_match' };
+        outcomes.set(activity, outcome);
+        missed.push({ key, outcome });
         return false;
       })
       .sort((a, b) => a.activity.occurred_at.getTime() - b.activity.occurred_at.getTime() || compareIds(a.activity.id, b.activity.id));
+
+    await this.explainMisses(ctx, missed, manager);
 
     const signals: NewSignal[] = [];
     const folds: BuyerFold[] = [];
@@ -171,6 +178,30 @@ export class MatchStep extends PipelineStep {
       return { id: String(activity.id), changes: { person_key, identity, contact_info, company_info, evaluation, ...outcome } };
     });
     await this.writer.write(ctx, manager, { folds, signals, outcomes: rows }, now);
+  }
+
+  /**
+   * A website activity that matched no Target Page (a visit) or Target Form (a submission) keeps
+   * the closest one and how its URL differed (`nearestTarget`), read from the records of the
+   * visited site only; the other outcomes' `near_miss` stays null.
+   */
+  private async explainMisses(
+    ctx: WorkspaceContext,
+    missed: ReadonlyArray<{ key: TargetKey; outcome: ActivityChanges }>,
+    manager: EntityManager,
+  ): Promise<void> {
+    for (const kind of ['target_page', 'target_form'] as const) {
+      const group = missed.filter(({ key }) => key.kind === kind);
+      if (group.length === 0) continue;
+      const domains = group.map(({ key }) => registeredDomain(urlParts(key.a).name));
+      const candidates = await this.kb.nearMissCandidates(ctx, kind, domains, manager);
+      for (const { key, outcome } of group) {
+        const nearest = nearestTarget(key.a, candidates);
+        if (!nearest) continue;
+        const id = kind === 'target_page' ? { target_page_id: nearest.id } : { target_form_id: nearest.id };
+        outcome.near_miss = { ...id, url: nearest.url, differences: nearest.differences };
+      }
+    }
   }
 
   private excluded(activity: LockedActivity): boolean {

@@ -38,6 +38,9 @@ const RESOURCES = {
   competitor: competitorResource,
 } as const satisfies Record<MatchedRecord['resource'], KbResource>;
 
+/** Target records of one site compared with a discarded activity, at most (a bound on the work, not a rule). */
+export const NEAR_MISS_CANDIDATES = 500;
+
 /** A resource's table, as its entity maps it. */
 type TableOf = (resource: KbResource) => string;
 
@@ -117,6 +120,31 @@ export class KbLookupRepository {
       found[n - 1] = { resource, id: formatId(RESOURCES[resource].idPrefix, id), name, short_name, description };
     }
     return found;
+  }
+
+  /**
+   * The workspace's active Target Pages or Target Forms on any of these registered domains (their
+   * canonical URL's host is the domain or under it), oldest first, at most `NEAR_MISS_CANDIDATES`:
+   * what a `no_target_match` is compared with to name the closest one (`nearestTarget`).
+   */
+  async nearMissCandidates(
+    ctx: WorkspaceContext,
+    kind: 'target_page' | 'target_form',
+    domains: readonly string[],
+    manager: EntityManager,
+  ): Promise<Array<{ id: string; url: string }>> {
+    if (domains.length === 0) return [];
+    const resource = RESOURCES[kind];
+    const host = `split_part(split_part(split_part(canonical_url, '/', 1), '?', 1), ':', 1)`;
+    const { rows } = await preparedQuery<{ id: string; url: string }>(
+      manager,
+      `SELECT id::text AS id, canonical_url AS url FROM ${this.dataSource.getMetadata(resource.entity).tableName}
+        WHERE workspace_id = $1 AND deleted_at IS NULL
+          AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS d (domain) WHERE ${host} = d.domain OR ${host} LIKE '%.' || d.domain)
+        ORDER BY created_at, id LIMIT ${NEAR_MISS_CANDIDATES}`,
+      [requireWorkspace(ctx), [...new Set(domains)]],
+    );
+    return rows.map((row) => ({ id: formatId(resource.idPrefix, row.id), url: row.url }));
   }
 
   /** Domains of the workspace's active Exclusions, `www.` dropped as on the company side. */

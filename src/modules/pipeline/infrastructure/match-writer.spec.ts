@@ -52,8 +52,8 @@ const placeholders = (sql: string) => [...new Set([...sql.matchAll(/\$(\d+)/g)].
 describe('MatchWriter.statement', () => {
   it('updates the Buyers column by column, inserts the Signals as JSON, and moves the activities to done, in one statement', () => {
     const { sql, params } = MatchWriter.statement('ws', oneMatch(), NOW);
-    // Workspace and time; 27 Buyer columns (id first); the Signals; whether events are written; the activities' stage, ids and ten outcome columns.
-    expect(params).toHaveLength(2 + 27 + 1 + 1 + 2 + 10);
+    // Workspace and time; 27 Buyer columns (id first); the Signals; whether events are written; the activities' stage, ids and eleven outcome columns.
+    expect(params).toHaveLength(2 + 27 + 1 + 1 + 2 + 11);
     expect(params.slice(0, 2)).toEqual(['ws', NOW]);
     expect(sql).toMatch(/^WITH buyer_update AS \(UPDATE buyers b SET /);
     expect(sql).toContain('FROM unnest($3::bigint[], $4::text[]');

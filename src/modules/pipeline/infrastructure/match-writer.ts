@@ -18,6 +18,7 @@ const OUTCOME_COLUMNS = [
   'discard_reason',
   'evaluation',
   'identity',
+  'near_miss',
   'person_key',
   'signal_id',
   'stage',

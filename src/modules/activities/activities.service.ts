@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../shared/application/app-error';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
 import { Clock } from '../../shared/domain/clock';
-import { keysetPage, Page } from '../../shared/application/pagination';
+import { bindingParams, keysetPage, Page } from '../../shared/application/pagination';
 import { formatTimestamp } from '../../shared/domain/clock';
 import { firstIdAt, formatId, ID_PREFIXES, IdGenerator, MAX_ID, mintedAt, parseId } from '../../shared/domain/ids';
 import { CursorCodec } from '../../shared/infrastructure/cursor-codec';
@@ -143,16 +143,16 @@ export class ActivitiesService {
       binding: {
         workspaceId: requireWorkspace(ctx),
         endpoint: 'activities',
-        params: {
-          status: query.status ?? '',
-          discard_reason: query.discard_reason ?? '',
-          type: query.type ?? '',
-          trigger: query.trigger ?? '',
-          received_after: query.received_after?.toISOString() ?? '',
-          received_before: query.received_before?.toISOString() ?? '',
-          sort_by: query.sort_by,
-          sort_order: query.sort_order,
-        },
+        params: bindingParams(query, [
+          'status',
+          'discard_reason',
+          'type',
+          'trigger',
+          'received_after',
+          'received_before',
+          'sort_by',
+          'sort_order',
+        ]),
       },
       cursor: query.cursor,
       limit: query.limit,

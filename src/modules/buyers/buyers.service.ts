@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../shared/application/app-error';
-import { keysetPage, Page } from '../../shared/application/pagination';
+import { bindingParams, keysetPage, Page } from '../../shared/application/pagination';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
 import { formatId, ID_PREFIXES, parseId } from '../../shared/domain/ids';
 import { CursorCodec } from '../../shared/infrastructure/cursor-codec';
@@ -42,12 +42,7 @@ export class BuyersService {
       binding: {
         workspaceId: requireWorkspace(ctx),
         endpoint: 'buyers',
-        params: {
-          created_after: query.created_after?.toISOString() ?? '',
-          created_before: query.created_before?.toISOString() ?? '',
-          sort_by: query.sort_by,
-          sort_order: query.sort_order,
-        },
+        params: bindingParams(query, ['created_after', 'created_before', 'sort_by', 'sort_order']),
       },
       cursor: query.cursor,
       limit: query.limit,

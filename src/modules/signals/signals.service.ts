@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { keysetPage, Page } from '../../shared/application/pagination';
+import { bindingParams, keysetPage, Page } from '../../shared/application/pagination';
 import { requireWorkspace, WorkspaceContext } from '../../shared/application/workspace-context';
 import { CursorCodec } from '../../shared/infrastructure/cursor-codec';
 import { SortOrder } from '../../shared/infrastructure/keyset-sql';
@@ -44,15 +44,7 @@ export class SignalsService {
       binding: {
         workspaceId: requireWorkspace(ctx),
         endpoint: 'signals',
-        params: {
-          buyer_id: query.buyer_id ?? '',
-          type: query.type ?? '',
-          trigger: query.trigger ?? '',
-          captured_after: query.captured_after?.toISOString() ?? '',
-          captured_before: query.captured_before?.toISOString() ?? '',
-          sort_by: query.sort_by,
-          sort_order: query.sort_order,
-        },
+        params: bindingParams(query, ['buyer_id', 'type', 'trigger', 'captured_after', 'captured_before', 'sort_by', 'sort_order']),
       },
       cursor: query.cursor,
       limit: query.limit,

@@ -31,6 +31,19 @@ export interface KeysetPageRequest<Row, View> {
   present: (row: Row) => View;
 }
 
+/**
+ * A list query's parameters as its cursors are bound to them: each named one as text, a time as
+ * its ISO string, an absent one as `''` (so that a cursor made without a filter is refused with one).
+ */
+export function bindingParams<Q extends object>(query: Q, names: ReadonlyArray<keyof Q & string>): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const name of names) {
+    const value = query[name] as Date | string | number | undefined | null;
+    params[name] = value instanceof Date ? value.toISOString() : value === undefined || value === null ? '' : String(value);
+  }
+  return params;
+}
+
 function decodePosition(values: unknown[]): KeysetPosition {
   const [at, id] = values;
   if (values.length !== 2 || typeof at !== 'string' || typeof id !== 'string' || !/^[0-9]{1,19}$/.test(id)) {

@@ -52,7 +52,7 @@ const PERSONAS = [
     name: 'Procurement & operations',
     short_name: 'procurement-ops',
     description:
-      'Procurement and operations managers who approve supplier spend. Function: Procurement, Operations. Seniority: Manager, Director, VP.',
+      'Procurement managers, heads of procurement and heads of operations who approve supplier spend. Function: Procurement, Operations. Seniority: Manager, Director, VP.',
   },
 ];
 

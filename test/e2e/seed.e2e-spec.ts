@@ -1,7 +1,12 @@
+import { execFile } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { expectFailure, oneJsonLine, runCli } from '../support/cli';
 import { runCliWith } from '../support/worker-process';
 import { startTestApp, TestApp } from '../support/test-app';
+
+const execFileAsync = promisify(execFile);
 
 describe('seed bulk', () => {
   let t: TestApp;
@@ -94,10 +99,26 @@ describe('seed bulk', () => {
 
 describe('seed demo', () => {
   let t: TestApp;
+  let port: number;
   beforeAll(async () => {
     t = await startTestApp();
+    // A real port, so the printed commands can be run as they are.
+    await t.app.listen(0, '127.0.0.1');
+    port = (t.app.getHttpServer().address() as AddressInfo).port;
   });
   afterAll(() => t.close());
+
+  interface DemoBuyer {
+    company_info: { name: string; is_icp: boolean; icp_reasoning: string; location: { country: string } };
+    contact_info: {
+      is_persona: boolean;
+      persona_reasoning: string;
+      role: { title: string; function: string; seniority: string };
+      social: { linkedin: string };
+    };
+    attribution: { source: string };
+  }
+  type AnySignal = { website?: { trigger: string }; market?: { trigger: string }; linkedin?: { trigger: string } };
 
   it('makes a demo workspace, runs its activities through the real pipeline and prints a working key and curl commands', async () => {
     const out = oneJsonLine(await runCliWith(t.config, ['seed', 'demo', '--activities', '120']));
@@ -105,22 +126,78 @@ describe('seed demo', () => {
       workspace_id: expect.stringMatching(/^wor_\d{19}$/),
       api_key: expect.stringMatching(/^svc_live_/),
       knowledge_base: expect.any(Number),
+      directory: { companies: expect.any(Number), people: expect.any(Number) },
       activities: 120,
     });
     expect((out.processed as number) + (out.discarded as number)).toBe(120);
     expect(out.processed as number).toBeGreaterThan(60);
     const tries = out.try as string[];
     expect(tries).toHaveLength(3);
-    for (const command of tries) expect(command).toContain(`Bearer ${String(out.api_key)}`);
+    for (const command of tries) {
+      expect(command).toContain(`Bearer ${String(out.api_key)}`);
+      // Pasteable as printed: nothing JSON has to escape.
+      expect(command).not.toMatch(/["\\]/);
+    }
 
     const auth = `Bearer ${String(out.api_key)}`;
     const icps = await t.http.get('/v1/kb/icps').set('Authorization', auth);
     expect(icps.body.data.length).toBeGreaterThan(0);
-    const buyers = await t.http.get('/v1/buyers').query({ limit: 100 }).set('Authorization', auth);
-    expect(buyers.body.data.length).toBeGreaterThan(0);
-    expect(buyers.body.data.some((b: { company_info: { is_icp: boolean } }) => b.company_info.is_icp)).toBe(true);
     const signals = await t.http.get('/v1/signals').query({ limit: 1000 }).set('Authorization', auth);
     expect(signals.body.data).toHaveLength(out.processed as number);
     expect(new Set(signals.body.data.map((s: { type: string }) => s.type))).toEqual(new Set(['website', 'market', 'linkedin']));
+    // Every trigger of the spec's table.
+    const triggers = new Set(signals.body.data.map((s: AnySignal) => (s.website ?? s.market ?? s.linkedin)?.trigger));
+    expect(triggers).toEqual(
+      new Set([
+        'visited_page',
+        'filled_form',
+        'abandoned_form',
+        'researched_topic',
+        'explored_product',
+        'evaluated_competitor',
+        'followed_page',
+        'commented_post',
+        'reacted_post',
+      ]),
+    );
+
+    const buyers: DemoBuyer[] = (await t.http.get('/v1/buyers').query({ limit: 1000 }).set('Authorization', auth)).body.data;
+    expect(buyers.length).toBeGreaterThanOrEqual(8);
+    // Real-looking companies: named, and not "Company 123" or "Acme 7".
+    const named = buyers.filter((b) => b.company_info.name.trim() !== '' && !/\d+\s*$/.test(b.company_info.name));
+    expect(named.length / buyers.length).toBeGreaterThanOrEqual(0.8);
+    expect(new Set(buyers.map((b) => b.company_info.location.country).filter(Boolean)).size).toBeGreaterThanOrEqual(3);
+    expect(new Set(buyers.map((b) => b.attribution.source).filter(Boolean)).size).toBeGreaterThanOrEqual(3);
+    // People whose role is known say so in full, with a LinkedIn profile.
+    const known = buyers.filter((b) => b.contact_info.role.title);
+    expect(known.length / buyers.length).toBeGreaterThanOrEqual(0.6);
+    for (const b of known) {
+      expect(b.contact_info.role).toEqual(
+        expect.objectContaining({ function: expect.stringMatching(/\S/), seniority: expect.stringMatching(/\S/) }),
+      );
+      expect(b.contact_info.social.linkedin).toMatch(/^https:\/\/www\.linkedin\.com\/in\//);
+    }
+    // Reasoning that shows matches, misses and what the evaluator did not know.
+    const sides = buyers.flatMap((b) => [
+      { matched: b.company_info.is_icp, reasoning: b.company_info.icp_reasoning },
+      { matched: b.contact_info.is_persona, reasoning: b.contact_info.persona_reasoning },
+    ]);
+    expect(sides.every((side) => side.reasoning.trim() !== '')).toBe(true);
+    expect(sides.some((side) => side.matched && /^Matched /.test(side.reasoning))).toBe(true);
+    expect(sides.some((side) => !side.matched && /did not match/.test(side.reasoning))).toBe(true);
+    expect(sides.some((side) => /no data for|too little data/.test(side.reasoning))).toBe(true);
+  });
+
+  it('prints plain lines with --format text, and each command runs as printed', async () => {
+    const result = await runCliWith(t.config, ['seed', 'demo', '--activities', '0', '--format', 'text'], { PORT: String(port) });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^workspace_id: wor_\d{19}$/);
+    const commands = lines.filter((line) => line.startsWith('curl '));
+    expect(commands).toHaveLength(3);
+    for (const command of commands) {
+      const { stdout } = await execFileAsync('/bin/sh', ['-c', command]);
+      expect(JSON.parse(stdout)).toEqual(expect.objectContaining({ data: expect.any(Array) }));
+    }
   });
 });

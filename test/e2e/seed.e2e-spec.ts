@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { ROLES } from '../../src/modules/seed/demo-directory';
 import { expectFailure, oneJsonLine, runCli } from '../support/cli';
 import { runCliWith } from '../support/worker-process';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -30,6 +31,10 @@ describe('seed bulk', () => {
       .post('/v1/kb/icps')
       .set('Authorization', ws.auth)
       .send({ name: 'Fintech', short_name: 'fin', description: 'Fintech' });
+    const persona = await t.http
+      .post('/v1/kb/personas')
+      .set('Authorization', ws.auth)
+      .send({ name: 'Finance leader', short_name: 'fin-lead', description: 'Finance leaders. Seniority: C-level, VP, Director.' });
     const out = oneJsonLine(
       await runCli(
         t.config.databaseUrl,
@@ -77,6 +82,31 @@ describe('seed bulk', () => {
       [id],
     );
     expect(mismatches.rows).toEqual([]);
+
+    // People are coherent (a title comes with its function and seniority), and every Buyer is
+    // evaluated like the pipeline's: reasoning on both sides, verdicts kept.
+    const people = await db.query(
+      `SELECT contact_info -> 'role' ->> 'title' AS title, contact_info -> 'role' ->> 'function' AS function,
+              contact_info -> 'role' ->> 'seniority' AS seniority, contact_info #>> '{email,work}' AS email,
+              company_info ->> 'website' AS website, is_icp, icp_reasoning, is_persona, persona_id::text, persona_reasoning,
+              evaluation #>> '{persona,profile,name}' AS judged_by
+         FROM buyers WHERE workspace_id = $1`,
+      [id],
+    );
+    const roles = new Set(ROLES.map((role) => `${role.title}|${role.function}|${role.seniority}`));
+    for (const person of people.rows) {
+      expect(roles.has(`${person.title}|${person.function}|${person.seniority}`)).toBe(true);
+      expect(person.website).toBe(`https://www.${String(person.email).split('@')[1]}`);
+      expect(person.icp_reasoning).toMatch(person.is_icp ? /^Matched ICP "Fintech"/ : /^No ICP matched/);
+      expect(person.persona_reasoning).toMatch(person.is_persona ? /^Matched Persona "Finance leader"/ : /^No Persona matched/);
+      expect(person.judged_by).toBe('Finance leader');
+      if (person.is_persona) {
+        expect(person.function).toBe('Finance');
+        expect(person.persona_id).toBe(internal(persona.body.id));
+      }
+    }
+    expect(people.rows.some((person) => person.is_persona)).toBe(true);
+    expect(people.rows.some((person) => !person.is_persona && /did not match/.test(person.persona_reasoning))).toBe(true);
 
     const signals = await t.http.get('/v1/signals').query({ limit: 1000 }).set('Authorization', ws.auth);
     expect(signals.status).toBe(200);

@@ -284,6 +284,12 @@ const FUNDING: Array<{ stage: string; amount: [number, number]; maxEmployees: nu
   { stage: 'Series D', amount: [150, 320], maxEmployees: Infinity },
 ];
 
+/** First and last names common in a country of the demo market (any other country gets the United States'). */
+export function namesIn(country: string): { first: readonly string[]; last: readonly string[] } {
+  const place = PLACES[country] ?? PLACES['United States'];
+  return { first: place.first, last: place.last };
+}
+
 /** Lowercase ASCII letters only: "O'Brien" → "obrien", "Müller" → "muller", "de Vries" → "devries". */
 export function slugOf(text: string): string {
   return text

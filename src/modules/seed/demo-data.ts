@@ -96,7 +96,7 @@ const PAGES = [
 const FORMS = [
   { path: '/demo', name: 'Book a demo', description: 'A hand-raise: route to sales within the hour' },
   { path: '/contact-sales', name: 'Contact sales', description: 'A hand-raise, often with a pricing question' },
-  { path: '/guides/ap-benchmark-2026', name: 'AP benchmark report 2026', description: 'Gated report: early research' },
+  { path: '/guides/ap-benchmark-2026', name: '2026 AP benchmark report', description: 'Gated report: early research' },
   { path: '/webinars/e-invoicing-mandates', name: 'Webinar: e-invoicing mandates', description: 'Registrations for the monthly webinar' },
 ];
 

@@ -6,6 +6,7 @@ import { ID_PREFIXES, parseId } from '../../shared/domain/ids';
 import { OperationError } from '../workspaces/workspaces.service';
 import type { KbProfile } from '../pipeline/evaluator';
 import { evaluatedPool } from './bulk-seed.pool';
+import { DEMO_SITE, DEMO_SITE_CONTENT } from './demo-data';
 import {
   CREATE_BUYER_POOL,
   CREATE_PEOPLE_POOL,
@@ -16,28 +17,6 @@ import {
   REFRESH_BUYER_SUMMARIES,
 } from './bulk-seed.sql';
 
-const PATHS = [
-  '/pricing',
-  '/demo',
-  '/features',
-  '/integrations',
-  '/security',
-  '/customers',
-  '/blog/buyer-intent',
-  '/contact',
-  '/careers',
-  '/docs/api',
-];
-const TOPICS = [
-  'Buyer intent data',
-  'Revenue operations',
-  'Account-based marketing',
-  'Sales intelligence',
-  'Data enrichment',
-  'Lead scoring',
-  'CRM hygiene',
-  'Pipeline forecasting',
-];
 const SOURCES = ['google', 'linkedin', 'newsletter', 'g2', 'direct', 'partner'];
 
 const BATCH = 50_000;
@@ -110,7 +89,17 @@ export class BulkSeedService {
           await runner.query('ANALYZE seed_buyer_pool');
         }
         signals = await this.inBatches(runners, 'signals', request.signals, onProgress, (insert, count) =>
-          insert(INSERT_SIGNALS, [workspaceId, count, days, PATHS, TOPICS, SOURCES]),
+          insert(INSERT_SIGNALS, [
+            workspaceId,
+            count,
+            days,
+            DEMO_SITE_CONTENT.paths,
+            DEMO_SITE_CONTENT.topics,
+            SOURCES,
+            DEMO_SITE,
+            DEMO_SITE_CONTENT.competitors.map((c) => c.domain),
+            DEMO_SITE_CONTENT.competitors.map((c) => c.name),
+          ]),
         );
         for (const runner of runners) await runner.query('DROP TABLE seed_buyer_pool');
       }

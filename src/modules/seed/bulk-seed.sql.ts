@@ -83,7 +83,8 @@ CREATE TEMPORARY TABLE seed_buyer_pool AS
 SELECT id AS buyer_id, row_number() OVER () AS n FROM buyers WHERE workspace_id = $1`;
 
 /*
- * Parameters: $1 workspace, $2 how many, $3 days back, $4 page paths, $5 topics, $6 sources;
+ * Parameters: $1 workspace, $2 how many, $3 days back, $4 page paths, $5 topics, $6 sources, $7 the
+ * site's host, $8 competitor domains, $9 competitor names;
  * reads the temporary seed_buyer_pool.
  * Triggers cycle through all nine; buyers are drawn from the workspace at random. An eighth of
  * the rows are cut to the hour and another eighth to the minute, so many share a captured_at.
@@ -95,8 +96,8 @@ SELECT ${idFrom('s.created_at')}, $1, s.buyer_id, s.type, s.trigger,
        CASE s.type
          WHEN 'website' THEN json_build_object(
            'trigger', s.trigger, 'attribution', s.attribution,
-           'url', json_build_object('raw', 'https://www.example.com' || s.path || '?utm_source=' || s.source || '&utm_medium=cpc',
-                                    'canonical', 'www.example.com' || s.path, 'domain', 'www.example.com', 'path', s.path),
+           'url', json_build_object('raw', 'https://' || $7 || s.path || '?utm_source=' || s.source || '&utm_medium=cpc',
+                                    'canonical', $7 || s.path, 'domain', $7, 'path', s.path),
            'utm', json_build_object('source', s.source, 'medium', 'cpc', 'campaign', '', 'term', '', 'content', ''),
            'click_ids', json_build_object('gclid', CASE WHEN s.g % 4 = 0 THEN md5(s.g::text) END, 'gbraid', NULL, 'wbraid', NULL, 'dclid', NULL,
                                           'li_fat_id', NULL, 'msclkid', NULL, 'fbclid', NULL, 'ttclid', NULL, 'twclid', NULL),
@@ -112,12 +113,12 @@ SELECT ${idFrom('s.created_at')}, $1, s.buyer_id, s.type, s.trigger,
                                      'last_visited_at', to_char(s.captured_at, 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
                                      'time_spent_secs', 30 + s.g % 300, 'visit_count', 1 + s.g % 7, 'total_time_spent_secs', 60 + s.g % 900))
          WHEN 'market' THEN json_build_object('trigger', s.trigger, 'attribution', s.attribution, 'topic', s.topic,
-                                              'company_website', 'https://www.rival' || (s.g % 20) || '.com')
+                                              'company_website', 'https://www.' || ($8::text[])[1 + s.g % cardinality($8::text[])])
          ELSE json_build_object('trigger', s.trigger, 'attribution', s.attribution, 'source', 'linkedin',
                                 'url', 'https://www.linkedin.com/feed/update/urn:li:activity:' || s.g,
                                 'comment', CASE WHEN s.trigger = 'commented_post' THEN 'Interesting take on ' || s.topic ELSE '' END,
                                 'reaction_type', CASE WHEN s.trigger = 'reacted_post' THEN 'like' ELSE '' END,
-                                'company_name', 'Rival ' || (s.g % 20), 'post_title', s.topic)
+                                'company_name', ($9::text[])[1 + s.g % cardinality($9::text[])], 'post_title', s.topic)
        END,
        s.captured_at, s.created_at, s.created_at
   FROM (

@@ -56,7 +56,7 @@ const PERSONAS = [
   },
 ];
 
-const COMPETITORS = [
+const DEMO_COMPETITORS = [
   { name: 'Spendhaven', domain: 'spendhaven.com' },
   { name: 'Billcraft', domain: 'billcraft.io' },
   { name: 'Payloft', domain: 'payloft.com' },
@@ -100,6 +100,13 @@ const FORMS = [
   { path: '/webinars/e-invoicing-mandates', name: 'Webinar: e-invoicing mandates', description: 'Registrations for the monthly webinar' },
 ];
 
+/** What the bulk seed's Signals name: the demo site's paths, topics and competitors. */
+export const DEMO_SITE_CONTENT = {
+  paths: [...PAGES, ...FORMS].map((page) => page.path),
+  topics: TOPICS.map((topic) => topic.name),
+  competitors: DEMO_COMPETITORS,
+};
+
 /** Pages the site has that the knowledge base does not target: visits there match nothing. */
 const UNTARGETED_PAGES = ['/careers', '/about'];
 const UNTARGETED_TOPICS = ['Payroll software'];
@@ -129,7 +136,7 @@ export function demoKnowledgeBase(scale = 1): KbSeed[] {
   const kb: KbSeed[] = [];
   for (const icp of ICPS) kb.push({ resource: 'icps', body: icp });
   for (const persona of PERSONAS) kb.push({ resource: 'personas', body: persona });
-  for (const c of COMPETITORS) {
+  for (const c of DEMO_COMPETITORS) {
     const slug = slugOf(c.name);
     kb.push({
       resource: 'competitors',
@@ -259,7 +266,7 @@ export function demoActivity(i: number, total: number, run: string): Record<stri
     attribution: LINKEDIN,
     linkedin: { source: 'linkedin', comment: '', reaction_type: '', post_title: '', ...extra },
   });
-  const competitor = at(COMPETITORS, round + i);
+  const competitor = at(DEMO_COMPETITORS, round + i);
   const post = `https://www.linkedin.com/posts/${slugOf(competitor.name)}_${kebab(at(TOPICS, round).name)}-activity-${7_200_000_000 + i}`;
   switch (i % 12) {
     case 0:
@@ -278,7 +285,7 @@ export function demoActivity(i: number, total: number, run: string): Record<stri
       return market(
         'evaluated_competitor',
         '',
-        `https://www.${at([...COMPETITORS.map((c) => c.domain), ...UNTARGETED_COMPETITORS], round)}`,
+        `https://www.${at([...DEMO_COMPETITORS.map((c) => c.domain), ...UNTARGETED_COMPETITORS], round)}`,
       );
     case 7:
       return linkedin('followed_page', {

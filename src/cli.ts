@@ -129,10 +129,14 @@ export function buildProgram(): Command {
         print({ ...result, try: tries });
         return;
       }
-      const { directory, ...fields } = result;
-      const lines = Object.entries({ ...fields, directory: `${directory.companies} companies, ${directory.people} people` }).map(
-        ([name, value]) => `${name}: ${String(value)}`,
-      );
+      // `name: value` lines in the JSON's order; the directory's counts as "180 companies, 713 people".
+      const plain = (value: unknown): string =>
+        typeof value === 'object' && value !== null
+          ? Object.entries(value)
+              .map(([k, v]) => `${String(v)} ${k}`)
+              .join(', ')
+          : String(value);
+      const lines = Object.entries(result).map(([name, value]) => `${name}: ${plain(value)}`);
       process.stdout.write(`${[...lines, '', ...tries].join('\n')}\n`);
     });
 

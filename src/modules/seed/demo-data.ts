@@ -56,29 +56,32 @@ const PERSONAS = [
   },
 ];
 
-const DEMO_COMPETITORS = [
-  { name: 'Spendhaven', domain: 'spendhaven.com' },
-  { name: 'Billcraft', domain: 'billcraft.io' },
-  { name: 'Payloft', domain: 'payloft.com' },
-  { name: 'Tallyforge', domain: 'tallyforge.com' },
-  { name: 'Quillpay', domain: 'quillpay.eu' },
-];
+const DEMO_COMPETITORS = Object.entries({
+  Spendhaven: 'spendhaven.com',
+  Billcraft: 'billcraft.io',
+  Payloft: 'payloft.com',
+  Tallyforge: 'tallyforge.com',
+  Quillpay: 'quillpay.eu',
+}).map(([name, domain]) => ({ name, domain }));
 
-const PRODUCTS = [
-  { name: 'AP Automation', description: 'Invoice capture, approval routing and three-way matching against POs and receipts' },
-  { name: 'Corporate Cards', description: 'Physical and virtual cards with spend limits set per team and per supplier' },
-  { name: 'Procurement Workflows', description: 'Purchase requests, budget checks and approvals before the money is committed' },
-  { name: 'Spend Analytics', description: 'Spend by supplier, category and cost centre, refreshed daily' },
-  { name: 'ERP Connectors', description: 'Two-way sync with NetSuite, SAP, Microsoft Dynamics and Xero' },
-];
+/** `name: description` pairs as records. */
+const described = (records: Record<string, string>) => Object.entries(records).map(([name, description]) => ({ name, description }));
 
-const TOPICS = [
-  { name: 'Accounts payable automation', description: 'Buyers comparing ways to stop keying invoices by hand' },
-  { name: 'Spend management', description: 'Controlling spend before it happens rather than after' },
-  { name: 'Month-end close', description: 'Shortening the close; a pain our finance personas raise first' },
-  { name: 'E-invoicing compliance', description: 'Mandatory e-invoicing in the EU (ViDA, XRechnung, Factur-X)' },
-  { name: 'Three-way matching', description: 'Matching invoices to purchase orders and goods receipts' },
-];
+const PRODUCTS = described({
+  'AP Automation': 'Invoice capture, approval routing and three-way matching against POs and receipts',
+  'Corporate Cards': 'Physical and virtual cards with spend limits set per team and per supplier',
+  'Procurement Workflows': 'Purchase requests, budget checks and approvals before the money is committed',
+  'Spend Analytics': 'Spend by supplier, category and cost centre, refreshed daily',
+  'ERP Connectors': 'Two-way sync with NetSuite, SAP, Microsoft Dynamics and Xero',
+});
+
+const TOPICS = described({
+  'Accounts payable automation': 'Buyers comparing ways to stop keying invoices by hand',
+  'Spend management': 'Controlling spend before it happens rather than after',
+  'Month-end close': 'Shortening the close; a pain our finance personas raise first',
+  'E-invoicing compliance': 'Mandatory e-invoicing in the EU (ViDA, XRechnung, Factur-X)',
+  'Three-way matching': 'Matching invoices to purchase orders and goods receipts',
+});
 
 const PAGES = [
   { path: '/pricing', name: 'Pricing', description: 'Late-stage intent: they are sizing the budget' },

@@ -73,64 +73,46 @@ interface Place {
   last: string[];
 }
 
-const PLACES: Record<string, Place> = {
-  Germany: {
-    country: 'Germany',
-    tld: 'de',
-    cities: ['Berlin', 'Munich', 'Hamburg', 'Frankfurt', 'Cologne'],
-    first: ['Lukas', 'Anna', 'Felix', 'Laura', 'Jonas', 'Lea', 'Maximilian', 'Sophie', 'Tobias', 'Katharina', 'Moritz', 'Julia'],
-    last: ['Müller', 'Schmidt', 'Schneider', 'Fischer', 'Weber', 'Wagner', 'Becker', 'Hoffmann', 'Krüger', 'Wolf', 'Braun', 'Vogel'],
-  },
-  Netherlands: {
-    country: 'Netherlands',
-    tld: 'nl',
-    cities: ['Amsterdam', 'Rotterdam', 'Utrecht', 'Eindhoven'],
-    first: ['Daan', 'Sanne', 'Bram', 'Femke', 'Lars', 'Lotte', 'Thijs', 'Anouk', 'Ruben', 'Eva'],
-    last: ['de Vries', 'Jansen', 'van Dijk', 'Bakker', 'Visser', 'Smit', 'Meijer', 'de Boer', 'Mulder', 'Bos'],
-  },
-  France: {
-    country: 'France',
-    tld: 'fr',
-    cities: ['Paris', 'Lyon', 'Toulouse', 'Nantes'],
-    first: ['Camille', 'Louis', 'Chloé', 'Hugo', 'Manon', 'Julien', 'Léa', 'Antoine', 'Inès', 'Mathieu'],
-    last: ['Martin', 'Bernard', 'Dubois', 'Moreau', 'Laurent', 'Lefèvre', 'Girard', 'Fontaine', 'Rousseau', 'Mercier'],
-  },
-  Spain: {
-    country: 'Spain',
-    tld: 'es',
-    cities: ['Madrid', 'Barcelona', 'Valencia', 'Seville'],
-    first: ['Lucía', 'Javier', 'Carmen', 'Pablo', 'Elena', 'Sergio', 'Marta', 'Álvaro', 'Nuria', 'Diego'],
-    last: ['García', 'Fernández', 'López', 'Martín', 'Ruiz', 'Navarro', 'Torres', 'Romero', 'Castro', 'Ortega'],
-  },
-  'United Kingdom': {
-    country: 'United Kingdom',
-    tld: 'co.uk',
-    cities: ['London', 'Manchester', 'Edinburgh', 'Bristol', 'Leeds'],
-    first: ['Oliver', 'Amelia', 'Harry', 'Isla', 'George', 'Emily', 'Jack', 'Grace', 'Thomas', 'Hannah', 'Rohan', 'Chloe'],
-    last: ['Smith', 'Taylor', 'Davies', 'Evans', 'Walsh', 'Hughes', 'Clarke', 'Patel', 'Wright', 'Turner', 'Khan', 'Edwards'],
-  },
-  Ireland: {
-    country: 'Ireland',
-    tld: 'ie',
-    cities: ['Dublin', 'Cork', 'Galway'],
-    first: ['Aoife', 'Conor', 'Siobhán', 'Liam', 'Niamh', 'Cian', 'Ciara', 'Seán'],
-    last: ['Murphy', 'Kelly', "O'Brien", 'Byrne', 'Ryan', 'Doyle', 'Walsh', 'McCarthy'],
-  },
-  'United States': {
-    country: 'United States',
-    tld: 'com',
-    cities: ['New York', 'Austin', 'Boston', 'Chicago', 'San Francisco', 'Denver', 'Atlanta'],
-    first: ['Emily', 'Michael', 'Jessica', 'David', 'Ashley', 'Daniel', 'Priya', 'Marcus', 'Sarah', 'Kevin', 'Olivia', 'Andre'],
-    last: ['Johnson', 'Williams', 'Brown', 'Miller', 'Nguyen', 'Rodriguez', 'Carter', 'Shah', 'Bennett', 'Foster', 'Reyes', 'Coleman'],
-  },
-  Sweden: {
-    country: 'Sweden',
-    tld: 'se',
-    cities: ['Stockholm', 'Gothenburg', 'Malmö'],
-    first: ['Erik', 'Astrid', 'Oskar', 'Elin', 'Nils', 'Maja', 'Johan', 'Freja'],
-    last: ['Lindqvist', 'Johansson', 'Berg', 'Nyström', 'Holm', 'Sandberg', 'Ekström', 'Lund'],
-  },
+/** First names, then last names, common in each country of the demo market (comma-separated). */
+const FIRST_NAMES: Record<string, string> = {
+  Germany: 'Lukas, Anna, Felix, Laura, Jonas, Lea, Maximilian, Sophie, Tobias, Katharina, Moritz, Julia',
+  Netherlands: 'Daan, Sanne, Bram, Femke, Lars, Lotte, Thijs, Anouk, Ruben, Eva',
+  France: 'Camille, Louis, Chloé, Hugo, Manon, Julien, Léa, Antoine, Inès, Mathieu',
+  Spain: 'Lucía, Javier, Carmen, Pablo, Elena, Sergio, Marta, Álvaro, Nuria, Diego',
+  'United Kingdom': 'Oliver, Amelia, Harry, Isla, George, Emily, Jack, Grace, Thomas, Hannah, Rohan, Chloe',
+  Ireland: 'Aoife, Conor, Siobhán, Liam, Niamh, Cian, Ciara, Seán',
+  'United States': 'Emily, Michael, Jessica, David, Ashley, Daniel, Priya, Marcus, Sarah, Kevin, Olivia, Andre',
+  Sweden: 'Erik, Astrid, Oskar, Elin, Nils, Maja, Johan, Freja',
 };
+const LAST_NAMES: Record<string, string> = {
+  Germany: 'Müller, Schmidt, Schneider, Fischer, Weber, Wagner, Becker, Hoffmann, Krüger, Wolf, Braun, Vogel',
+  Netherlands: 'de Vries, Jansen, van Dijk, Bakker, Visser, Smit, Meijer, de Boer, Mulder, Bos',
+  France: 'Martin, Bernard, Dubois, Moreau, Laurent, Lefèvre, Girard, Fontaine, Rousseau, Mercier',
+  Spain: 'García, Fernández, López, Martín, Ruiz, Navarro, Torres, Romero, Castro, Ortega',
+  'United Kingdom': 'Smith, Taylor, Davies, Evans, Walsh, Hughes, Clarke, Patel, Wright, Turner, Khan, Edwards',
+  Ireland: "Murphy, Kelly, O'Brien, Byrne, Ryan, Doyle, Walsh, McCarthy",
+  'United States': 'Johnson, Williams, Brown, Miller, Nguyen, Rodriguez, Carter, Shah, Bennett, Foster, Reyes, Coleman',
+  Sweden: 'Lindqvist, Johansson, Berg, Nyström, Holm, Sandberg, Ekström, Lund',
+};
+
+/** Country, its web domain ending and cities (comma-separated). */
+const PLACES: Record<string, Place> = Object.fromEntries(
+  (
+    [
+      ['Germany', 'de', 'Berlin, Munich, Hamburg, Frankfurt, Cologne'],
+      ['Netherlands', 'nl', 'Amsterdam, Rotterdam, Utrecht, Eindhoven'],
+      ['France', 'fr', 'Paris, Lyon, Toulouse, Nantes'],
+      ['Spain', 'es', 'Madrid, Barcelona, Valencia, Seville'],
+      ['United Kingdom', 'co.uk', 'London, Manchester, Edinburgh, Bristol, Leeds'],
+      ['Ireland', 'ie', 'Dublin, Cork, Galway'],
+      ['United States', 'com', 'New York, Austin, Boston, Chicago, San Francisco, Denver, Atlanta'],
+      ['Sweden', 'se', 'Stockholm, Gothenburg, Malmö'],
+    ] as Array<[string, string, string]>
+  ).map(([country, tld, cities]) => [
+    country,
+    { country, tld, cities: cities.split(', '), first: FIRST_NAMES[country].split(', '), last: LAST_NAMES[country].split(', ') },
+  ]),
+);
 
 interface Segment {
   countries: string[];
@@ -145,71 +127,20 @@ interface Segment {
  * Market segments the companies are drawn from in turn: some sit squarely inside the demo's ICPs,
  * others just outside one criterion (another country, too small, an agency), as in real traffic.
  */
-const SEGMENTS: Segment[] = [
-  {
-    countries: ['Germany', 'Netherlands'],
-    industry: 'Financial Services',
-    suffixes: ['Pay', 'Bank', 'Finance', ''],
-    employees: [150, 2500],
-    kind: 'venture',
-  },
-  {
-    countries: ['Germany', 'Netherlands'],
-    industry: 'Insurance',
-    suffixes: ['Insurance', 'Versicherung', 'Assurance'],
-    employees: [400, 4500],
-    kind: 'established',
-  },
-  {
-    countries: ['United Kingdom', 'Ireland'],
-    industry: 'Computer Software',
-    suffixes: ['', 'Labs', 'Cloud', 'Software'],
-    employees: [60, 1200],
-    kind: 'venture',
-  },
-  {
-    countries: ['United States'],
-    industry: 'Hospital & Health Care',
-    suffixes: ['Health', 'Medical', 'Care Partners'],
-    employees: [1500, 12000],
-    kind: 'nonprofit',
-  },
-  {
-    countries: ['United States'],
-    industry: 'Logistics and Supply Chain',
-    suffixes: ['Logistics', 'Freight', 'Supply Co'],
-    employees: [800, 7000],
-    kind: 'public',
-  },
-  {
-    countries: ['France', 'Spain'],
-    industry: 'Financial Services',
-    suffixes: ['Pay', 'Finance', 'Capital'],
-    employees: [100, 1800],
-    kind: 'venture',
-  },
-  {
-    countries: ['United Kingdom'],
-    industry: 'Marketing and Advertising',
-    suffixes: ['Agency', 'Media', 'Studio'],
-    employees: [15, 180],
-    kind: 'established',
-  },
-  {
-    countries: ['Sweden', 'United States'],
-    industry: 'Computer Software',
-    suffixes: ['', 'Labs', 'AI'],
-    employees: [8, 45],
-    kind: 'venture',
-  },
-  {
-    countries: ['France', 'Spain', 'Germany'],
-    industry: 'Retail',
-    suffixes: ['Retail', 'Stores', 'Home'],
-    employees: [600, 15000],
-    kind: 'public',
-  },
-];
+const SEGMENTS: Segment[] = (
+  [
+    // countries, industry, name suffixes, employees, kind
+    [['Germany', 'Netherlands'], 'Financial Services', ['Pay', 'Bank', 'Finance', ''], [150, 2500], 'venture'],
+    [['Germany', 'Netherlands'], 'Insurance', ['Insurance', 'Versicherung', 'Assurance'], [400, 4500], 'established'],
+    [['United Kingdom', 'Ireland'], 'Computer Software', ['', 'Labs', 'Cloud', 'Software'], [60, 1200], 'venture'],
+    [['United States'], 'Hospital & Health Care', ['Health', 'Medical', 'Care Partners'], [1500, 12000], 'nonprofit'],
+    [['United States'], 'Logistics and Supply Chain', ['Logistics', 'Freight', 'Supply Co'], [800, 7000], 'public'],
+    [['France', 'Spain'], 'Financial Services', ['Pay', 'Finance', 'Capital'], [100, 1800], 'venture'],
+    [['United Kingdom'], 'Marketing and Advertising', ['Agency', 'Media', 'Studio'], [15, 180], 'established'],
+    [['Sweden', 'United States'], 'Computer Software', ['', 'Labs', 'AI'], [8, 45], 'venture'],
+    [['France', 'Spain', 'Germany'], 'Retail', ['Retail', 'Stores', 'Home'], [600, 15000], 'public'],
+  ] as Array<[string[], string, string[], [number, number], Segment['kind']]>
+).map(([countries, industry, suffixes, employees, kind]) => ({ countries, industry, suffixes, employees, kind }));
 
 const NAME_STARTS = [
   'North',

@@ -37,7 +37,9 @@ import { ActivitiesService } from '../src/modules/activities/activities.service'
 import { KbModule } from '../src/modules/kb/kb.module';
 import { kbResourceAt } from '../src/modules/kb/kb-resources';
 import { PipelineModule } from '../src/modules/pipeline/pipeline.module';
+import { DirectoryRepository } from '../src/modules/directory/directory.repository';
 import { demoActivity, demoKnowledgeBase } from '../src/modules/seed/demo-data';
+import { loadDemoDirectory } from '../src/modules/seed/demo-seed.service';
 import { PipelineProducer } from '../src/modules/pipeline/pipeline.producer';
 import { PIPELINE_CONCURRENCY, PIPELINE_QUEUES } from '../src/modules/pipeline/queues';
 import { WebhookEndpointsRepository } from '../src/modules/webhooks/webhook-endpoints.repository';
@@ -122,6 +124,8 @@ async function pipelineRate(
     }
     const ws = await app.get(WorkspacesService).createWorkspace('Pipeline bench');
     const ctx = WorkspaceContext.forConsole(ws.workspace_id, 'bench');
+    // The demo's people and companies, so enrichment finds them as in the demo.
+    await loadDemoDirectory(new DirectoryRepository(app.get(DataSource)));
     for (const record of demoKnowledgeBase(2)) await app.get(kbResourceAt(record.resource).service).create(ctx, record.body);
     if (receiver) await app.get(WebhookEndpointsService).create(ctx, { url: receiver.url, enabled_events: ['signal.created'] });
     const intake = app.get(ActivitiesService);

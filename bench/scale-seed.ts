@@ -12,7 +12,7 @@ import { dropDatabase, ensureDatabase, runMigrations } from '../src/database/boo
 import { dataSourceOptions } from '../src/database/data-source';
 import { SignalsByMonth1764633600000 } from '../src/database/migrations/1764633600000-signals-by-month';
 import { addPeriods, initialPartitionsSql, periodStart, SIGNAL_PARTITIONS } from '../src/database/partitions';
-import { PATHS, SOURCES, TOPICS } from '../src/modules/seed/bulk-seed.service';
+import { insertSignalsParams } from '../src/modules/seed/bulk-seed.service';
 import { INSERT_SIGNALS, REFRESH_BUYER_SUMMARIES } from '../src/modules/seed/bulk-seed.sql';
 import { formatId, ID_PREFIXES, parseId } from '../src/shared/domain/ids';
 import { BenchWorkspace, cli } from './seed';
@@ -196,7 +196,7 @@ async function seedSignals(url: string, workspaceId: string, total: number, days
         while (claimed < total) {
           const count = Math.min(BATCH, total - claimed);
           claimed += count;
-          const { rowCount } = await client.query(INSERT_SIGNALS, [workspaceId, count, days, PATHS, TOPICS, SOURCES]);
+          const { rowCount } = await client.query(INSERT_SIGNALS, insertSignalsParams(workspaceId, count, days));
           const inserted = rowCount ?? 0;
           if (inserted === 0) throw new Error('no Signals could be inserted');
           // Rows lost to an id collision are claimed again.

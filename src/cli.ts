@@ -24,8 +24,8 @@ import { OperationError, WorkspacesService } from './modules/workspaces/workspac
 import { ProgressBar } from './shared/infrastructure/progress-bar';
 
 /**
- * Operations CLI (DESIGN §2). Each command prints exactly one JSON object on stdout; messages go
- * to stderr; failures exit non-zero.
+ * Operations CLI (DESIGN §2). Each command prints exactly one JSON object on stdout (`seed demo
+ * --format text` prints plain lines instead); messages go to stderr; failures exit non-zero.
  */
 
 class CliFailure extends Error {}
@@ -126,22 +126,32 @@ export function buildProgram(): Command {
     .command('demo')
     .description('create a demo workspace with a knowledge base and run activities through the pipeline')
     .option('--activities <n>', 'activities to run through the pipeline', wholeNumber, 3000)
-    .action(async (options: { activities: number }) => {
+    .addOption(
+      new Option('--format <format>', 'json: one JSON object; text: plain lines, the commands ready to paste')
+        .choices(['json', 'text'])
+        .default('json'),
+    )
+    .action(async (options: { activities: number; format: 'json' | 'text' }) => {
       const bar = new ProgressBar();
       const { port } = loadConfig();
       const result = await withContext(
         (app) => app.get(DemoSeedService).seed(options.activities, (phase, done, total) => bar.update(phase, done, total)),
         [DemoSeedModule],
       );
-      const auth = `-H "Authorization: Bearer ${result.api_key}"`;
-      print({
-        ...result,
-        try: [
-          `curl -s ${auth} "http://localhost:${port}/v1/buyers?limit=5"`,
-          `curl -s ${auth} "http://localhost:${port}/v1/signals?type=website&trigger=visited_page&limit=5"`,
-          `curl -s ${auth} "http://localhost:${port}/v1/kb/icps"`,
-        ],
-      });
+      const tries = tryCommands(result.api_key, port);
+      if (options.format === 'json') {
+        print({ ...result, try: tries });
+        return;
+      }
+      // `name: value` lines in the JSON's order; the directory's counts as "180 companies, 713 people".
+      const plain = (value: unknown): string =>
+        typeof value === 'object' && value !== null
+          ? Object.entries(value)
+              .map(([k, v]) => `${String(v)} ${k}`)
+              .join(', ')
+          : String(value);
+      const lines = Object.entries(result).map(([name, value]) => `${name}: ${plain(value)}`);
+      process.stdout.write(`${[...lines, '', ...tries].join('\n')}\n`);
     });
 
   program
@@ -237,6 +247,19 @@ async function tailEvents(
 async function operatorContext(app: INestApplicationContext, workspaceId: string): Promise<WorkspaceContext> {
   if (!(await app.get(WorkspacesService).exists(workspaceId))) throw new OperationError(`No workspace ${workspaceId}`);
   return WorkspaceContext.forConsole(workspaceId, 'operations-cli');
+}
+
+/**
+ * Commands to try the demo workspace with. Single quotes only, so a command pastes into a shell as
+ * it is, and stays free of escapes inside JSON.
+ */
+function tryCommands(apiKey: string, port: number): string[] {
+  const auth = `-H 'Authorization: Bearer ${apiKey}'`;
+  return [
+    `curl -s ${auth} 'http://localhost:${port}/v1/buyers?limit=5'`,
+    `curl -s ${auth} 'http://localhost:${port}/v1/signals?type=website&trigger=filled_form&limit=5'`,
+    `curl -s ${auth} 'http://localhost:${port}/v1/kb/icps'`,
+  ];
 }
 
 function wholeNumber(value: string): number {

@@ -1,4 +1,7 @@
 import type TestAgent from 'supertest/lib/agent';
+import { seededRandom } from '../../src/shared/domain/seeded-random';
+
+export { seededRandom };
 
 export interface WalkResult<T = Record<string, unknown>> {
   items: T[];
@@ -42,17 +45,6 @@ export async function walkList<T = Record<string, unknown>>(
     cursor = next;
   } while (cursor !== null);
   return { items, pages };
-}
-
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(a ^ (a >>> 15), 1 | a);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A copy of `items` in a deterministic shuffled order. */

@@ -4,147 +4,35 @@ import { randomBytes } from 'node:crypto';
 import { DataSource, QueryRunner } from 'typeorm';
 import { ID_PREFIXES, parseId } from '../../shared/domain/ids';
 import { OperationError } from '../workspaces/workspaces.service';
-import { CREATE_BUYER_POOL, INSERT_BUYERS, INSERT_SIGNALS, REFRESH_BUYER_SUMMARIES } from './bulk-seed.sql';
+import type { KbProfile } from '../pipeline/evaluator';
+import { evaluatedPool } from './bulk-seed.pool';
+import { DEMO_SITE, DEMO_SITE_CONTENT } from './demo-data';
+import {
+  CREATE_BUYER_POOL,
+  CREATE_PEOPLE_POOL,
+  DROP_PEOPLE_POOL,
+  FILL_PEOPLE_POOL,
+  INSERT_BUYERS,
+  INSERT_SIGNALS,
+  REFRESH_BUYER_SUMMARIES,
+} from './bulk-seed.sql';
 
-const FIRST_NAMES = [
-  'Ana',
-  'Ben',
-  'Chloe',
-  'David',
-  'Elena',
-  'Farid',
-  'Grace',
-  'Hiro',
-  'Ines',
-  'Jonas',
-  'Kira',
-  'Liam',
-  'Maya',
-  'Noah',
-  'Olga',
-  'Pablo',
-  'Quinn',
-  'Rosa',
-  'Sven',
-  'Tara',
-  'Umar',
-  'Vera',
-  'Wei',
-  'Yara',
-  'Zoe',
-];
-const LAST_NAMES = [
-  'Andersen',
-  'Becker',
-  'Costa',
-  'Dubois',
-  'Evans',
-  'Fischer',
-  'Garcia',
-  'Hansen',
-  'Ivanova',
-  'Jensen',
-  'Kim',
-  'Lopez',
-  'Meyer',
-  'Nakamura',
-  'Okafor',
-  'Petrov',
-  'Rossi',
-  'Schmidt',
-  'Tanaka',
-  'Novak',
-  'Walsh',
-  'Yilmaz',
-  'Zhang',
-];
-const TITLES = [
-  'CFO',
-  'VP Finance',
-  'Finance Director',
-  'CTO',
-  'VP Engineering',
-  'Head of Engineering',
-  'Chief Revenue Officer',
-  'VP Sales',
-  'Sales Manager',
-  'CMO',
-  'Marketing Manager',
-  'Head of Operations',
-  'Software Engineer',
-  'Product Manager',
-  'Controller',
-];
-const COMPANY_STEMS = [
-  'Acme',
-  'Globex',
-  'Initech',
-  'Umbrella',
-  'Hooli',
-  'Stark',
-  'Wayne',
-  'Tyrell',
-  'Cyberdyne',
-  'Soylent',
-  'Vandelay',
-  'Wonka',
-  'Aperture',
-  'Massive',
-  'Northwind',
-  'Contoso',
-  'Fabrikam',
-  'Tailspin',
-  'Litware',
-  'Proseware',
-];
-const COMPANY_SUFFIXES = ['Labs', 'Systems', 'Analytics', 'Cloud', 'Health', 'Capital', 'Logistics', 'Software', 'Networks', 'Insurance'];
-const INDUSTRIES = [
-  'Financial Services',
-  'Insurance',
-  'Computer Software',
-  'Computer and Network Security',
-  'Hospital & Health Care',
-  'Logistics and Supply Chain',
-  'Retail',
-  'Telecommunications',
-  'Marketing and Advertising',
-  'Higher Education',
-];
-const COUNTRIES = [
-  'United States',
-  'United Kingdom',
-  'Germany',
-  'France',
-  'Netherlands',
-  'Ireland',
-  'Canada',
-  'Spain',
-  'Sweden',
-  'Australia',
-];
-export const PATHS = [
-  '/pricing',
-  '/demo',
-  '/features',
-  '/integrations',
-  '/security',
-  '/customers',
-  '/blog/buyer-intent',
-  '/contact',
-  '/careers',
-  '/docs/api',
-];
-export const TOPICS = [
-  'Buyer intent data',
-  'Revenue operations',
-  'Account-based marketing',
-  'Sales intelligence',
-  'Data enrichment',
-  'Lead scoring',
-  'CRM hygiene',
-  'Pipeline forecasting',
-];
-export const SOURCES = ['google', 'linkedin', 'newsletter', 'g2', 'direct', 'partner'];
+const SOURCES = ['google', 'linkedin', 'newsletter', 'g2', 'direct', 'partner'];
+
+/** `INSERT_SIGNALS`' parameters: `count` Signals of the workspace's Buyers over `days`, on the demo's site. */
+export function insertSignalsParams(workspaceId: string, count: number, days: number): unknown[] {
+  return [
+    workspaceId,
+    count,
+    days,
+    DEMO_SITE_CONTENT.paths,
+    DEMO_SITE_CONTENT.topics,
+    SOURCES,
+    DEMO_SITE,
+    DEMO_SITE_CONTENT.competitors.map((c) => c.domain),
+    DEMO_SITE_CONTENT.competitors.map((c) => c.name),
+  ];
+}
 
 const BATCH = 50_000;
 /** Sessions inserting at once: the generator is CPU-bound in PostgreSQL, one session per core. */
@@ -169,6 +57,8 @@ type Insert = (sql: string, params: unknown[]) => Promise<number>;
 /**
  * Fills a workspace with realistic, varied Buyers and Signals for tests and benchmarks. All work
  * is set-based SQL in batches (`generate_series`), never row by row, on a few sessions at once.
+ * Buyers are coherent people at generated companies, evaluated by the pipeline's evaluator against
+ * the workspace's active ICPs and Personas (once per company and role, `bulk-seed.pool.ts`).
  */
 @Injectable()
 export class BulkSeedService {
@@ -180,25 +70,33 @@ export class BulkSeedService {
     const runners = await Promise.all(Array.from({ length: SESSIONS }, () => this.openSession()));
     try {
       const [main] = runners;
-      const [icps, personas] = [await this.activeIds(main, 'icps', workspaceId), await this.activeIds(main, 'personas', workspaceId)];
       const run = randomBytes(4).toString('hex');
-      const buyers = await this.inBatches(runners, 'buyers', request.buyers, onProgress, (insert, count, batch) =>
-        insert(INSERT_BUYERS, [
-          workspaceId,
-          count,
-          `${run}:${batch}`,
-          days,
-          FIRST_NAMES,
-          LAST_NAMES,
-          TITLES,
-          COMPANY_STEMS,
-          COMPANY_SUFFIXES,
-          INDUSTRIES,
-          COUNTRIES,
-          icps,
-          personas,
-        ]),
-      );
+      let buyers = 0;
+      if (request.buyers > 0) {
+        const [icps, personas] = [
+          await this.activeProfiles(main, 'icps', workspaceId),
+          await this.activeProfiles(main, 'personas', workspaceId),
+        ];
+        const pool = evaluatedPool(icps, personas);
+        for (const runner of runners) {
+          for (const sql of CREATE_PEOPLE_POOL) await runner.query(sql);
+          await runner.query(FILL_PEOPLE_POOL[0], [JSON.stringify(pool.companies)]);
+          await runner.query(FILL_PEOPLE_POOL[1], [JSON.stringify(pool.roles)]);
+          await runner.query('ANALYZE seed_companies; ANALYZE seed_roles');
+        }
+        buyers = await this.inBatches(runners, 'buyers', request.buyers, onProgress, (insert, count, batch) =>
+          insert(INSERT_BUYERS, [
+            workspaceId,
+            count,
+            `${run}:${batch}`,
+            days,
+            pool.companies.length,
+            pool.rolePicks,
+            pool.byCompany ? 1 : 0,
+          ]),
+        );
+        for (const runner of runners) await runner.query(DROP_PEOPLE_POOL);
+      }
       let signals = 0;
       if (request.signals > 0) {
         for (const runner of runners) {
@@ -206,7 +104,7 @@ export class BulkSeedService {
           await runner.query('ANALYZE seed_buyer_pool');
         }
         signals = await this.inBatches(runners, 'signals', request.signals, onProgress, (insert, count) =>
-          insert(INSERT_SIGNALS, [workspaceId, count, days, PATHS, TOPICS, SOURCES]),
+          insert(INSERT_SIGNALS, insertSignalsParams(workspaceId, count, days)),
         );
         for (const runner of runners) await runner.query('DROP TABLE seed_buyer_pool');
       }
@@ -250,11 +148,12 @@ export class BulkSeedService {
     return runner;
   }
 
-  private async activeIds(runner: QueryRunner, table: 'icps' | 'personas', workspaceId: string): Promise<string[]> {
-    const rows = (await runner.query(`SELECT id FROM ${table} WHERE workspace_id = $1 AND deleted_at IS NULL`, [workspaceId])) as Array<{
-      id: string;
-    }>;
-    return rows.map((row) => row.id);
+  /** Active ICPs or Personas, oldest first: the order the pipeline gives the evaluator. */
+  private async activeProfiles(runner: QueryRunner, table: 'icps' | 'personas', workspaceId: string): Promise<KbProfile[]> {
+    return (await runner.query(
+      `SELECT id::text AS id, name, description FROM ${table} WHERE workspace_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
+      [workspaceId],
+    )) as KbProfile[];
   }
 
   /**

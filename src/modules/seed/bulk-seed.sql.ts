@@ -9,61 +9,71 @@ const idFrom = (timestamp: string) =>
   `(((floor(extract(epoch FROM ${timestamp}) * 1000))::bigint - ${ID_EPOCH_MS}) << 22) | floor(random() * 4194304)::bigint`;
 const pick = (array: string) => `(${array})[1 + floor(random() * array_length(${array}, 1))::int]`;
 
+/**
+ * The evaluated companies and roles Buyers are drawn from (`bulk-seed.pool.ts`), as temporary
+ * tables of the session: $1 is the JSON array of `PoolCompany`, $2 of `PoolRole`.
+ */
+export const CREATE_PEOPLE_POOL = [
+  'DROP TABLE IF EXISTS seed_companies, seed_roles',
+  `CREATE TEMPORARY TABLE seed_companies (
+     n int PRIMARY KEY, domain text, company json, first_names text[], last_names text[], first_slugs text[], last_slugs text[],
+     is_icp boolean, icp_id bigint, icp_name text, icp_reasoning text, icp_evaluation json)`,
+  `CREATE TEMPORARY TABLE seed_roles (
+     company_n int, role_n int, title text, function text, seniority text,
+     is_persona boolean, persona_id bigint, persona_name text, persona_reasoning text, persona_evaluation json,
+     PRIMARY KEY (company_n, role_n))`,
+];
+export const FILL_PEOPLE_POOL = [
+  'INSERT INTO seed_companies SELECT * FROM json_populate_recordset(NULL::seed_companies, $1::json)',
+  'INSERT INTO seed_roles SELECT * FROM json_populate_recordset(NULL::seed_roles, $1::json)',
+];
+export const DROP_PEOPLE_POOL = 'DROP TABLE seed_companies, seed_roles';
+
 /*
- * Parameters: $1 workspace, $2 how many, $3 run tag, $4 days back, $5 first names, $6 last names,
- * $7 titles, $8 company stems, $9 company suffixes, $10 industries, $11 countries, $12 active ICP
- * ids, $13 active Persona ids. A third of the rows are cut to the hour, so many share a timestamp.
+ * Parameters: $1 workspace, $2 how many, $3 run tag, $4 days back, $5 companies in seed_companies,
+ * $6 role numbers to pick from (weighted by repetition), $7 1 when a role's verdict depends on the
+ * company (else the roles are stored once, under company 0). Each Buyer is a random role at a random
+ * company of the pool, with names of the company's country, and the evaluation of that role at
+ * that company. A third of the rows are cut to the hour, so many share a timestamp.
  */
 export const INSERT_BUYERS = `
 INSERT INTO buyers (id, workspace_id, person_key, contact_info, company_info, hems, attribution,
                     is_icp, icp_id, icp_name, icp_reasoning, is_persona, persona_id, persona_name, persona_reasoning,
-                    created_at, updated_at)
+                    evaluation, created_at, updated_at)
 SELECT ${idFrom('p.created_at')}, $1, 'seed:' || $3 || ':' || p.g,
        json_build_object(
          'name', json_build_object('first', p.first, 'middle', '', 'last', p.last),
-         'role', json_build_object('title', p.title, 'function', p.function, 'seniority', p.seniority, 'start_date', to_char(p.created_at - interval '400 days', 'YYYY-MM-DD')),
+         'role', json_build_object('title', p.title, 'function', p.function, 'seniority', p.seniority,
+                                   'start_date', to_char(p.created_at - (60 + p.g % 2500) * interval '1 day', 'YYYY-MM-DD')),
          'email', json_build_object('work', p.email, 'is_valid', true),
          'phone', json_build_object('mobile', '', 'is_valid', false),
-         'social', json_build_object('linkedin', 'https://www.linkedin.com/in/' || lower(p.first || '-' || p.last) || '-' || p.g, 'twitter', '', 'github', '', 'facebook', '',
+         'social', json_build_object('linkedin', 'https://www.linkedin.com/in/' || p.first_slug || '-' || p.last_slug || '-' || to_hex(p.g * 2654435761 % 1048576),
+                                     'twitter', '', 'github', '', 'facebook', '',
                                      'linkedin_followers', floor(random() * 5000)::int, 'is_linkedin_valid', true),
-         'location', json_build_object('city', '', 'state', '', 'country', p.country, 'postal_code', ''),
+         'location', json_build_object('city', p.company -> 'location' ->> 'city', 'state', '', 'country', p.company -> 'location' ->> 'country', 'postal_code', ''),
          'photo_url', ''),
-       json_build_object(
-         'name', p.company, 'website', 'https://' || p.domain, 'logo', 'https://' || p.domain || '/logo.png',
-         'company_type', (ARRAY['private', 'public', 'nonprofit'])[1 + p.g % 3],
-         'industries', json_build_array(p.industry),
-         'employee_count', 10 + (p.company_n * 37) % 5000, 'founded_year', 1990 + p.company_n % 34,
-         'annual_revenue', ((p.company_n * 7919) % 500) * 1000000, 'total_funding', ((p.company_n * 104729) % 200) * 1000000,
-         'social', json_build_object('linkedin', 'https://www.linkedin.com/company/' || replace(p.domain, '.', '-'), 'twitter', '', 'facebook', ''),
-         'location', json_build_object('street_address', '', 'city', '', 'state', '', 'postal_code', '', 'country', p.country),
-         'latest_funding_stage', (ARRAY['Seed', 'Series A', 'Series B', 'Series C', ''])[1 + p.company_n % 5],
-         'latest_funding_round_date', CASE WHEN p.company_n % 5 = 4 THEN '' ELSE to_char(p.created_at - interval '200 days', 'YYYY-MM-DD') END),
+       p.company,
        json_build_array(json_build_object('type', 'sha256', 'value', encode(sha256(convert_to(p.email, 'UTF8')), 'hex')),
                         json_build_object('type', 'md5', 'value', md5(p.email))),
        json_build_object('type', '', 'source', '', 'source_name', '', 'source_logo', ''),
-       p.icp_id IS NOT NULL, p.icp_id, CASE WHEN p.icp_id IS NULL THEN '' ELSE 'Seeded ICP' END,
-       CASE WHEN p.icp_id IS NULL THEN '' ELSE 'Matched: industry ' || p.industry || '; country ' || p.country || '.' END,
-       p.persona_id IS NOT NULL, p.persona_id, CASE WHEN p.persona_id IS NULL THEN '' ELSE 'Seeded Persona' END,
-       CASE WHEN p.persona_id IS NULL THEN '' ELSE 'Matched: title ' || p.title || '.' END,
+       p.is_icp, p.icp_id, p.icp_name, p.icp_reasoning, p.is_persona, p.persona_id, p.persona_name, p.persona_reasoning,
+       json_build_object('icp', p.icp_evaluation, 'persona', p.persona_evaluation, 'activity_id', NULL),
        p.created_at, p.created_at
   FROM (
-    SELECT q.*, lower(q.first || '.' || q.last || '.' || q.g || '@' || q.domain) AS email
+    SELECT d.g, d.created_at, c.company, c.is_icp, c.icp_id, c.icp_name, c.icp_reasoning, c.icp_evaluation,
+           r.title, r.function, r.seniority, r.is_persona, r.persona_id, r.persona_name, r.persona_reasoning, r.persona_evaluation,
+           c.first_names[k.f] AS first, c.last_names[k.l] AS last, c.first_slugs[k.f] AS first_slug, c.last_slugs[k.l] AS last_slug,
+           c.first_slugs[k.f] || '.' || c.last_slugs[k.l] || '@' || c.domain AS email
       FROM (
-        SELECT g, ${pick('$5::text[]')} AS first, ${pick('$6::text[]')} AS last, ${pick('$7::text[]')} AS title,
-               (ARRAY['Finance', 'Engineering', 'Sales', 'Marketing', 'Operations'])[1 + g % 5] AS function,
-               (ARRAY['C-level', 'VP', 'Director', 'Manager', 'Individual contributor'])[1 + (g / 5) % 5] AS seniority,
-               c.n AS company_n, c.stem || ' ' || c.suffix AS company,
-               lower(c.stem || c.suffix || c.n) || '.com' AS domain,
-               ${pick('$10::text[]')} AS industry, ${pick('$11::text[]')} AS country,
-               CASE WHEN cardinality($12::bigint[]) > 0 AND random() < 0.3 THEN ${pick('$12::bigint[]')} END AS icp_id,
-               CASE WHEN cardinality($13::bigint[]) > 0 AND random() < 0.3 THEN ${pick('$13::bigint[]')} END AS persona_id,
+        SELECT g, 1 + floor(random() * $5::int)::int AS company_n, ${pick('$6::int[]')} AS role_n, random() AS fr, random() AS lr,
                date_trunc(CASE WHEN g % 3 = 0 THEN 'hour' ELSE 'second' END, now() - random() * ($4 || ' days')::interval) AS created_at
           FROM generate_series(1, $2::int) AS g
-          CROSS JOIN LATERAL (
-            SELECT 1 + floor(random() * 2000)::int + g * 0 AS n,
-                   ${pick('$8::text[]')} AS stem, ${pick('$9::text[]')} AS suffix
-          ) c
-      ) q
+        -- OFFSET 0 keeps the random picks per row, computed once, so the joins below can hash on them.
+        OFFSET 0
+      ) d
+      JOIN seed_companies c ON c.n = d.company_n
+      JOIN seed_roles r ON r.company_n = d.company_n * $7::int AND r.role_n = d.role_n
+      CROSS JOIN LATERAL (SELECT 1 + floor(d.fr * cardinality(c.first_names))::int AS f, 1 + floor(d.lr * cardinality(c.last_names))::int AS l) k
   ) p
 ON CONFLICT DO NOTHING`;
 
@@ -73,7 +83,8 @@ CREATE TEMPORARY TABLE seed_buyer_pool AS
 SELECT id AS buyer_id, row_number() OVER () AS n FROM buyers WHERE workspace_id = $1`;
 
 /*
- * Parameters: $1 workspace, $2 how many, $3 days back, $4 page paths, $5 topics, $6 sources;
+ * Parameters: $1 workspace, $2 how many, $3 days back, $4 page paths, $5 topics, $6 sources, $7 the
+ * site's host, $8 competitor domains, $9 competitor names;
  * reads the temporary seed_buyer_pool.
  * Triggers cycle through all nine; buyers are drawn from the workspace at random. An eighth of
  * the rows are cut to the hour and another eighth to the minute, so many share a captured_at.
@@ -85,8 +96,8 @@ SELECT ${idFrom('s.created_at')}, $1, s.buyer_id, s.type, s.trigger,
        CASE s.type
          WHEN 'website' THEN json_build_object(
            'trigger', s.trigger, 'attribution', s.attribution,
-           'url', json_build_object('raw', 'https://www.example.com' || s.path || '?utm_source=' || s.source || '&utm_medium=cpc',
-                                    'canonical', 'www.example.com' || s.path, 'domain', 'www.example.com', 'path', s.path),
+           'url', json_build_object('raw', 'https://' || $7 || s.path || '?utm_source=' || s.source || '&utm_medium=cpc',
+                                    'canonical', $7 || s.path, 'domain', $7, 'path', s.path),
            'utm', json_build_object('source', s.source, 'medium', 'cpc', 'campaign', '', 'term', '', 'content', ''),
            'click_ids', json_build_object('gclid', CASE WHEN s.g % 4 = 0 THEN md5(s.g::text) END, 'gbraid', NULL, 'wbraid', NULL, 'dclid', NULL,
                                           'li_fat_id', NULL, 'msclkid', NULL, 'fbclid', NULL, 'ttclid', NULL, 'twclid', NULL),
@@ -102,12 +113,12 @@ SELECT ${idFrom('s.created_at')}, $1, s.buyer_id, s.type, s.trigger,
                                      'last_visited_at', to_char(s.captured_at, 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
                                      'time_spent_secs', 30 + s.g % 300, 'visit_count', 1 + s.g % 7, 'total_time_spent_secs', 60 + s.g % 900))
          WHEN 'market' THEN json_build_object('trigger', s.trigger, 'attribution', s.attribution, 'topic', s.topic,
-                                              'company_website', 'https://www.rival' || (s.g % 20) || '.com')
+                                              'company_website', 'https://www.' || ($8::text[])[1 + s.g % cardinality($8::text[])])
          ELSE json_build_object('trigger', s.trigger, 'attribution', s.attribution, 'source', 'linkedin',
                                 'url', 'https://www.linkedin.com/feed/update/urn:li:activity:' || s.g,
                                 'comment', CASE WHEN s.trigger = 'commented_post' THEN 'Interesting take on ' || s.topic ELSE '' END,
                                 'reaction_type', CASE WHEN s.trigger = 'reacted_post' THEN 'like' ELSE '' END,
-                                'company_name', 'Rival ' || (s.g % 20), 'post_title', s.topic)
+                                'company_name', ($9::text[])[1 + s.g % cardinality($9::text[])], 'post_title', s.topic)
        END,
        s.captured_at, s.created_at, s.created_at
   FROM (

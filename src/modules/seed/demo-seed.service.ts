@@ -5,22 +5,25 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { ActivitiesRepository } from '../activities/activities.repository';
 import { ActivitiesService } from '../activities/activities.service';
+import { DirectoryRepository } from '../directory/directory.repository';
 import { kbResourceAt } from '../kb/kb-resources';
 import { WorkspacesService } from '../workspaces/workspaces.service';
-import { demoActivity, demoKnowledgeBase } from './demo-data';
+import { normalizeLinkedinProfile } from '../../shared/domain/identity';
+import { demoActivity, demoDirectory, demoKnowledgeBase } from './demo-data';
 
 export interface DemoResult {
   workspace_id: string;
   api_key: string;
   key_id: string;
   knowledge_base: number;
+  directory: { companies: number; people: number };
   activities: number;
   processed: number;
   discarded: number;
 }
 
 /**
- * A demo workspace: a realistic knowledge base, then a few thousand activities through the real
+ * A demo workspace: the demo directory loaded for enrichment, a realistic knowledge base, then a few thousand activities through the real
  * pipeline (the calling process must run the workers), waiting until every one has finished.
  */
 @Injectable()
@@ -30,9 +33,12 @@ export class DemoSeedService {
     private readonly workspaces: WorkspacesService,
     private readonly intake: ActivitiesService,
     private readonly activities: ActivitiesRepository,
+    private readonly directory: DirectoryRepository,
   ) {}
 
   async seed(count: number, onProgress: (phase: string, done: number, total: number) => void = () => undefined): Promise<DemoResult> {
+    const directory = await loadDemoDirectory(this.directory);
+    onProgress('directory', 1, 1);
     const created = await this.workspaces.createWorkspace('Demo');
     const ctx = WorkspaceContext.forConsole(created.workspace_id, 'demo-seed');
     const kb = demoKnowledgeBase();
@@ -54,9 +60,40 @@ export class DemoSeedService {
       const progress = count > 0 ? await this.activities.progress(ctx, first, last) : { pending: 0, processed: 0, discarded: 0 };
       onProgress('pipeline', progress.processed + progress.discarded, count);
       if (progress.pending === 0) {
-        return { ...created, knowledge_base: kb.length, activities: count, processed: progress.processed, discarded: progress.discarded };
+        return {
+          ...created,
+          knowledge_base: kb.length,
+          directory,
+          activities: count,
+          processed: progress.processed,
+          discarded: progress.discarded,
+        };
       }
       await sleep(250);
     }
   }
+}
+
+/**
+ * Upserts the demo directory's companies and people into the (shared) enrichment directory; the
+ * same rows on every run, so loading it again changes nothing.
+ */
+export async function loadDemoDirectory(directory: DirectoryRepository): Promise<{ companies: number; people: number }> {
+  const { companies, people } = demoDirectory();
+  await directory.upsertCompanies(companies.map(({ domain, ...data }) => ({ domain, data })));
+  await directory.upsertPeople(
+    people.map((person) => ({
+      email: person.email,
+      linkedin: normalizeLinkedinProfile(person.linkedin),
+      company_domain: person.company_domain,
+      data: {
+        name: person.name,
+        role: person.role,
+        email: { work: person.email, is_valid: true },
+        social: { linkedin: person.linkedin, is_linkedin_valid: true },
+        location: person.location,
+      },
+    })),
+  );
+  return { companies: companies.length, people: people.length };
 }

@@ -13,7 +13,19 @@ export const OPENAPI_JSON_PATH = 'openapi.json';
  * carry no OpenAPI decorators, so what the document says about them is added here.
  */
 const OPERATIONAL: Record<string, { summary: string; responses: OperationObject['responses'] }> = {
-  '/health/live': { summary: 'Liveness probe', responses: { 200: { description: '`{"status":"ok"}`' } } },
+  '/health/live': {
+    summary: 'Liveness probe',
+    responses: {
+      200: {
+        description: 'The process answers',
+        content: {
+          'application/json': {
+            schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } },
+          },
+        },
+      },
+    },
+  },
   '/health/ready': {
     summary: 'Readiness probe: PostgreSQL reachable and migrations applied (Redis reported, not required)',
     responses: {

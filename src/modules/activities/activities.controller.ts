@@ -14,7 +14,7 @@ import { MAX_ACTIVITIES } from './activity-input';
 import { ActivitiesService } from './activities.service';
 
 /** How raw activity enters the pipeline (the tracking pixel and data providers call it). */
-const ACTIVITY_ID: SchemaObject = { type: 'string', pattern: '^act_', example: 'act_1234567890' };
+const ACTIVITY_ID: SchemaObject = { type: 'string', pattern: '^act_', example: 'act_0384275394154701033' };
 
 const text = (maxLength: number, description?: string): SchemaObject => ({
   type: 'string',

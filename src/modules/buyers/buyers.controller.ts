@@ -83,8 +83,8 @@ export const BUYER_SCHEMA = namedSchema('Buyer', {
     'updated_at',
   ],
   properties: {
-    id: { type: 'string', example: 'buy_1234567890' },
-    client_id: { type: 'string', example: 'wor_1234567890' },
+    id: { type: 'string', example: 'buy_0384275394154701033' },
+    client_id: { type: 'string', example: 'wor_0384275394154701033' },
     contact_info: CONTACT_INFO,
     company_info: COMPANY_INFO,
     hems: {
@@ -119,7 +119,7 @@ const SOURCE_SCHEMA = namedSchema('ValueSource', {
   required: ['type'],
   properties: {
     type: { type: 'string', enum: ['activity', 'enrichment'] },
-    activity_id: { type: 'string', example: 'act_1234567890', description: 'When `type` is `activity`.' },
+    activity_id: { type: 'string', example: 'act_0384275394154701033', description: 'When `type` is `activity`.' },
     provider: { type: 'string', example: 'directory', description: 'When `type` is `enrichment`.' },
   },
 });
@@ -155,7 +155,7 @@ const evaluationSideSchema = (name: string, prefix: string): ReferenceObject =>
         type: 'object',
         nullable: true,
         description: 'The matched profile, or the closest one when none matched; null when there was none to judge by.',
-        properties: { id: { type: 'string', example: `${prefix}1234567890` }, name: str },
+        properties: { id: { type: 'string', example: `${prefix}0384275394154701033` }, name: str },
       },
       reasoning: { type: 'string', description: "The Buyer's `icp_reasoning` / `persona_reasoning`, written from the same verdicts." },
       criteria: { type: 'array', items: CRITERION_VERDICT_SCHEMA },
@@ -167,8 +167,13 @@ const BUYER_EVALUATION_SCHEMA = namedSchema('BuyerEvaluation', {
   required: ['object', 'buyer_id', 'activity_id', 'icp', 'persona'],
   properties: {
     object: { type: 'string', enum: ['buyer_evaluation'] },
-    buyer_id: { type: 'string', example: 'buy_1234567890' },
-    activity_id: { type: 'string', nullable: true, example: 'act_1234567890', description: 'The activity the evaluation was made for.' },
+    buyer_id: { type: 'string', example: 'buy_0384275394154701033' },
+    activity_id: {
+      type: 'string',
+      nullable: true,
+      example: 'act_0384275394154701033',
+      description: 'The activity the evaluation was made for.',
+    },
     icp: evaluationSideSchema('IcpEvaluation', 'icp_'),
     persona: evaluationSideSchema('PersonaEvaluation', 'per_'),
   },
@@ -179,7 +184,7 @@ const BUYER_ERRORS = { record: 'Buyer' };
 const BUYER_ID_PARAM = ApiParam({
   name: 'buyer_id',
   required: true,
-  schema: { type: 'string', pattern: '^buy_', example: 'buy_1234567890' },
+  schema: { type: 'string', pattern: '^buy_', example: 'buy_0384275394154701033' },
 });
 
 @Controller('v1/buyers')

@@ -1,6 +1,5 @@
 import { applyDecorators, Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { CurrentWorkspace, ReadsOnly } from '../../shared/interface/http/auth.guard';
 import { Idempotent } from '../../shared/interface/http/idempotency.interceptor';
@@ -38,7 +37,7 @@ const VERDICT = namedSchema('SimulationVerdict', {
 const EXAMPLE = namedSchema('SimulationExample', {
   type: 'object',
   properties: {
-    buyer_id: { type: 'string', example: 'buy_1234567890' },
+    buyer_id: { type: 'string', example: 'buy_0384275394154701033' },
     name: str,
     company: str,
     criterion: {

@@ -1,6 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
 import { cursorParser, DEFAULT_PAGE_SIZE, limitParser, ListQueryPipe, timestampParser } from '../../shared/interface/http/list-query.pipe';

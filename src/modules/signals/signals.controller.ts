@@ -131,8 +131,8 @@ export const SIGNAL_SCHEMA = namedSchema('Signal', {
   description: 'Exactly the object named by `type` is populated; the other two are `null`.',
   required: ['id', 'buyer_id', 'type', 'website', 'market', 'linkedin', 'captured_at', 'created_at', 'updated_at'],
   properties: {
-    id: { type: 'string', example: 'sig_1234567890' },
-    buyer_id: { type: 'string', example: 'buy_1234567890' },
+    id: { type: 'string', example: 'sig_0384275394154701033' },
+    buyer_id: { type: 'string', example: 'buy_0384275394154701033' },
     type: { type: 'string', enum: SIGNAL_TYPES },
     website: nullableRef(WEBSITE),
     market: nullableRef(MARKET),

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiParam, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import type { ApiResponseOptions, HeaderObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import type { HeaderObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { ErrorCode, ERROR_STATUS } from '../../domain/errors';
 import type { KbFieldSpec, KbFields } from '../../application/kb-fields';
 import type { KbResource } from '../../application/kb-resource';
@@ -209,7 +209,7 @@ export function ApiErrors(...args: Array<number | ErrorContext>): MethodDecorato
         examples: examplesFor(status, context),
         ...(headers ? { headers } : {}),
       };
-      return ApiResponse(options as ApiResponseOptions);
+      return ApiResponse(options);
     }),
   );
 }
@@ -223,7 +223,7 @@ export const STRING_SCHEMA: SchemaObject = { type: 'string' };
 
 /** A record's id in the path (`icp_id`), with an example of its prefix. */
 export const ApiIdParam = (name: string, prefix: string): MethodDecorator =>
-  ApiParam({ name, required: true, schema: { type: 'string', example: `${prefix}1234567890` } });
+  ApiParam({ name, required: true, schema: { type: 'string', example: `${prefix}0384275394154701033` } });
 
 /** An object whose named properties are all strings (the many text-only objects of the API). */
 export const stringsSchema = (...names: string[]): SchemaObject => ({
@@ -348,7 +348,7 @@ const CREATED_BY = namedSchema('CreatedBy', {
   type: 'object',
   description: 'Who created the record',
   required: ['type', 'id'],
-  properties: { type: { type: 'string', example: 'api_key' }, id: { type: 'string', example: 'key_1234567890' } },
+  properties: { type: { type: 'string', example: 'api_key' }, id: { type: 'string', example: 'key_0384275394154701033' } },
 });
 
 /** The schema name of a knowledge-base resource (`Target Page` → `TargetPage`). */
@@ -374,8 +374,8 @@ export function kbSchemas(resource: KbResource): KbSchemas {
     description: `A ${resource.name} record (\`${resource.idPrefix}…\`).`,
     required: ['id', 'client_id', ...entries.map(([field]) => field), ...resource.computedFields, 'created_at', 'updated_at'],
     properties: {
-      id: { type: 'string', example: `${resource.idPrefix}1234567890` },
-      client_id: { type: 'string', example: 'wor_1234567890' },
+      id: { type: 'string', example: `${resource.idPrefix}0384275394154701033` },
+      client_id: { type: 'string', example: 'wor_0384275394154701033' },
       ...Object.fromEntries(entries.map(([field, spec]) => [field, { type: 'string', example: fieldExample(field, spec) }])),
       ...Object.fromEntries(
         resource.computedFields.map((field) => [field, { type: 'string', readOnly: true, description: 'Computed by the service' }]),

@@ -64,6 +64,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Buyer-intelligence API')
     .setDescription(OPENAPI_OVERVIEW)
     .setVersion('v1')
+    // The service's own origin, wherever it is deployed.
+    .addServer('/', 'This service')
     // An opaque key, not a JWT: `addSecurity` rather than `addBearerAuth`, which declares `bearerFormat: JWT`.
     .addSecurity(BEARER_SCHEME, {
       type: 'http',
@@ -86,6 +88,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operation.summary = described.summary;
     operation.security = [];
     operation.responses = described.responses;
+  }
+  // The routes outside the API (`/`, the probes, the metrics) need no key: said explicitly.
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (/^\/(v1|ingest)\//.test(path)) continue;
+    for (const operation of [item.get, item.post, item.patch, item.put, item.delete]) {
+      if (operation && !operation.security) operation.security = [];
+    }
   }
   documentIdempotency(document);
   documentRateLimits(document);

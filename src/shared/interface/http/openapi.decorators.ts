@@ -35,8 +35,9 @@ export function namedSchemas(): Record<string, SchemaObject> {
   return Object.fromEntries([...NAMED_SCHEMAS.entries()].sort(([a], [b]) => a.localeCompare(b)));
 }
 
-/** A named schema that may also be `null` (OpenAPI 3.0 ignores siblings of a bare `$ref`). */
+/** A named object schema that may also be `null` (OpenAPI 3.0 ignores siblings of a bare `$ref`, and `nullable` needs `type`). */
 export const nullableRef = (ref: ReferenceObject, description?: string): SchemaObject => ({
+  type: 'object',
   nullable: true,
   allOf: [ref],
   ...(description ? { description } : {}),

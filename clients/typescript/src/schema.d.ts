@@ -2864,6 +2864,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 1 MiB (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Workspace rate limit exceeded (`rate_limit_exceeded`); wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -2967,6 +2976,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 1 MiB (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Workspace rate limit exceeded (`rate_limit_exceeded`); wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -3053,6 +3071,15 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 1 MiB (`payload_too_large`) */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3156,6 +3183,15 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 1 MiB (`payload_too_large`) */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3402,6 +3438,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 1 MiB (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Workspace rate limit exceeded (`rate_limit_exceeded`); wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -3478,6 +3523,15 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 1 MiB (`payload_too_large`) */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3810,6 +3864,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 1 MiB (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Workspace rate limit exceeded (`rate_limit_exceeded`); wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -4073,6 +4136,15 @@ export interface operations {
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 1 MiB (`payload_too_large`) */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -74,7 +74,13 @@ function SimulateDocs(noun: 'ICP' | 'Persona', operationId: string, stored: bool
     }),
     ApiBody({ schema: REQUEST }),
     ApiOkResponse({ description: 'The Buyers that would enter and leave', schema: RESULT }),
-    ApiErrors({ record: noun, body: { param: 'description', message: 'description is required.' } }, 400, ...(stored ? [404] : []), 503),
+    ApiErrors(
+      { record: noun, body: { param: 'description', message: 'description is required.' } },
+      400,
+      ...(stored ? [404] : []),
+      413,
+      503,
+    ),
   );
 }
 

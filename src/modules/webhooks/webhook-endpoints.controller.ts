@@ -139,7 +139,7 @@ export class WebhookEndpointsController {
   })
   @ApiBody({ required: true, schema: CREATE_BODY })
   @ApiResponse({ status: 201, description: 'The endpoint, with its secret', schema: WITH_SECRET_SCHEMA })
-  @ApiErrors(BODY_ERRORS, 400, 403, 503)
+  @ApiErrors(BODY_ERRORS, 400, 403, 413, 503)
   create(@CurrentWorkspace() ctx: WorkspaceContext, @Body() body: unknown) {
     return this.endpoints.create(ctx, body);
   }
@@ -169,7 +169,7 @@ export class WebhookEndpointsController {
   @ID_PARAM
   @ApiBody({ required: true, schema: UPDATE_BODY })
   @ApiOkResponse({ description: 'The endpoint', schema: ENDPOINT_SCHEMA })
-  @ApiErrors({ ...ENDPOINT_ERRORS, body: { param: 'enabled', message: 'enabled must be true or false.' } }, 400, 403, 404, 503)
+  @ApiErrors({ ...ENDPOINT_ERRORS, body: { param: 'enabled', message: 'enabled must be true or false.' } }, 400, 403, 404, 413, 503)
   update(@CurrentWorkspace() ctx: WorkspaceContext, @Param('endpoint_id') id: string, @Body() body: unknown) {
     return this.endpoints.update(ctx, id, body);
   }

@@ -136,7 +136,7 @@ function examplesFor(status: number, context: ErrorContext): Record<string, Erro
       add(errorExample(ErrorCode.authentication, 'Invalid or missing API key. Send it as "Authorization: Bearer <API_KEY>".'));
       break;
     case 403:
-      add(errorExample(ErrorCode.permissionDenied, 'This API key is read-only.'));
+      add(errorExample(ErrorCode.permissionDenied, 'This API key is read-only; a key with write scope is required.'));
       break;
     case 404:
       add(errorExample(ErrorCode.notFound, `No such ${context.record ?? 'record'}.`));

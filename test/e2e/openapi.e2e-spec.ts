@@ -178,7 +178,12 @@ describe('OpenAPI document', () => {
   it('derives the Competitor create and update bodies from the field declarations', () => {
     const collection = (document.paths as Record<string, Json>)['/v1/kb/competitors'];
     const create = (((collection.post as Json).requestBody as Json).content as Json)['application/json'] as Json;
-    const schema = create.schema as { required: string[]; properties: Record<string, Json>; additionalProperties: boolean };
+    expect(create.schema).toEqual({ $ref: '#/components/schemas/CreateCompetitorRequest' });
+    const schema = resolvePointer(document, (create.schema as { $ref: string }).$ref) as {
+      required: string[];
+      properties: Record<string, Json>;
+      additionalProperties: boolean;
+    };
     expect([...schema.required].sort()).toEqual(['domain', 'name', 'short_name']);
     expect(schema.required).not.toContain('description');
     expect(Object.keys(schema.properties)).toEqual(
@@ -189,7 +194,8 @@ describe('OpenAPI document', () => {
     expect(schema.additionalProperties).toBe(false);
 
     const item = (document.paths as Record<string, Json>)['/v1/kb/competitors/{id}'];
-    const update = ((((item.patch as Json).requestBody as Json).content as Json)['application/json'] as Json).schema as Json;
+    const updateRef = ((((item.patch as Json).requestBody as Json).content as Json)['application/json'] as Json).schema as { $ref: string };
+    const update = resolvePointer(document, updateRef.$ref) as Json;
     expect(update.required).toBeUndefined();
     expect(update.minProperties).toBe(1);
   });

@@ -44,7 +44,7 @@ export type CompanyInfo = ReturnType<typeof companyInfoTemplate>;
 
 export type { Hem } from '../../shared/domain/identity';
 
-const INTEGER_FIELDS = new Set([
+export const INTEGER_FIELDS: ReadonlySet<string> = new Set([
   'employee_count',
   'founded_year',
   'linkedin_followers',

@@ -1,34 +1,37 @@
 import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { CurrentWorkspace, ReadsOnly } from '../../shared/interface/http/auth.guard';
 import { Idempotent } from '../../shared/interface/http/idempotency.interceptor';
 import { noQueryPipe } from '../../shared/interface/http/list-query.pipe';
-import { ApiErrors, ApiIdParam, ApiKeyAuth, STRING_SCHEMA as str } from '../../shared/interface/http/openapi.decorators';
+import {
+  ApiErrors,
+  ApiIdParam,
+  ApiKeyAuth,
+  namedSchema,
+  nullableRef,
+  STRING_SCHEMA as str,
+} from '../../shared/interface/http/openapi.decorators';
 import { CRITERION_KINDS } from '../pipeline/profile-reading';
 import { CriteriaService } from './criteria.service';
 
-const REQUEST: SchemaObject = {
+const REQUEST = namedSchema('CriteriaRequest', {
   type: 'object',
-  title: 'CriteriaRequest',
   required: ['description'],
   additionalProperties: false,
   properties: { description: { type: 'string', maxLength: 10_000, description: 'The draft description to read.' } },
-};
+});
 
-const SPAN: SchemaObject = {
+const SPAN = namedSchema('Span', {
   type: 'object',
-  title: 'Span',
   description:
     'A stretch of `description`: UTF-16 offsets (JavaScript string indices), `end` exclusive, so `description.slice(start, end)` is `text`.',
   required: ['start', 'end', 'text'],
   properties: { start: { type: 'integer', minimum: 0 }, end: { type: 'integer', minimum: 0 }, text: str },
-};
+});
 
-const RANGE: SchemaObject = {
+const RANGE = namedSchema('CriterionRange', {
   type: 'object',
-  title: 'CriterionRange',
   description: 'Open ends are `null`. Head counts and years are inclusive; an amount may exclude a bound ("more than $10M").',
   required: ['min', 'max', 'min_exclusive', 'max_exclusive'],
   properties: {
@@ -37,18 +40,16 @@ const RANGE: SchemaObject = {
     min_exclusive: { type: 'boolean' },
     max_exclusive: { type: 'boolean' },
   },
-};
+});
 
-const EXCLUDED: SchemaObject = {
+const EXCLUDED = namedSchema('ExcludedValue', {
   type: 'object',
-  title: 'ExcludedValue',
   required: ['kind', 'value'],
   properties: { kind: { type: 'string', enum: CRITERION_KINDS.filter((k) => k !== 'exclusion') }, value: str },
-};
+});
 
-const CRITERION: SchemaObject = {
+const CRITERION = namedSchema('Criterion', {
   type: 'object',
-  title: 'Criterion',
   required: ['kind', 'label', 'negated', 'values', 'expected', 'assumed', 'span', 'spans'],
   properties: {
     kind: {
@@ -72,14 +73,13 @@ const CRITERION: SchemaObject = {
       description: 'The default a word was read as',
       example: 'mid-market, read as 100–999',
     },
-    span: { ...SPAN, nullable: true, description: 'The first place in the description it comes from; null when none is found' },
+    span: nullableRef(SPAN, 'The first place in the description it comes from; null when none is found'),
     spans: { type: 'array', items: SPAN, description: 'Every place it comes from, in order' },
   },
-};
+});
 
-const READING: SchemaObject = {
+const READING = namedSchema('CriteriaReading', {
   type: 'object',
-  title: 'CriteriaReading',
   required: ['object', 'subject', 'description', 'criteria', 'ignored', 'assumptions'],
   properties: {
     object: { type: 'string', enum: ['criteria'] },
@@ -94,7 +94,7 @@ const READING: SchemaObject = {
       example: ['mid-market read as 100–999 employees'],
     },
   },
-};
+});
 
 function CriteriaDocs(noun: 'ICP' | 'Persona', operationId: string, stored: boolean) {
   return applyDecorators(
@@ -106,7 +106,13 @@ function CriteriaDocs(noun: 'ICP' | 'Persona', operationId: string, stored: bool
     }),
     ...(stored ? [] : [ApiBody({ schema: REQUEST })]),
     ApiOkResponse({ description: 'The criteria read, the phrases ignored and the defaults assumed', schema: READING }),
-    ApiErrors(400, ...(stored ? [404] : [])),
+    ApiErrors(
+      stored
+        ? { record: noun, idParam: noun === 'ICP' ? { name: 'icp_id', prefix: 'icp_' } : { name: 'persona_id', prefix: 'per_' } }
+        : { body: { param: 'description', message: 'description is required.' } },
+      400,
+      ...(stored ? [404] : [413]),
+    ),
   );
 }
 

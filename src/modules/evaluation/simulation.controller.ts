@@ -1,15 +1,20 @@
 import { applyDecorators, Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { CurrentWorkspace, ReadsOnly } from '../../shared/interface/http/auth.guard';
 import { Idempotent } from '../../shared/interface/http/idempotency.interceptor';
-import { ApiErrors, ApiIdParam, ApiKeyAuth, STRING_SCHEMA as str } from '../../shared/interface/http/openapi.decorators';
+import {
+  ApiErrors,
+  ApiIdParam,
+  ApiKeyAuth,
+  namedSchema,
+  nullableRef,
+  STRING_SCHEMA as str,
+} from '../../shared/interface/http/openapi.decorators';
 import { SIMULATE_DEFAULT_BUYERS, SIMULATE_MAX_BUYERS, SimulationService } from './simulation.service';
 
-const REQUEST: SchemaObject = {
+const REQUEST = namedSchema('SimulateRequest', {
   type: 'object',
-  title: 'SimulateRequest',
   required: ['description'],
   additionalProperties: false,
   properties: {
@@ -22,32 +27,30 @@ const REQUEST: SchemaObject = {
       description: 'How many of the most recently created Buyers to evaluate.',
     },
   },
-};
+});
 
-const VERDICT: SchemaObject = {
+const VERDICT = namedSchema('SimulationVerdict', {
   type: 'object',
-  nullable: true,
   properties: { status: { type: 'string', enum: ['passed', 'failed', 'unknown'] }, expected: str },
-};
+});
 
-const EXAMPLE: SchemaObject = {
+const EXAMPLE = namedSchema('SimulationExample', {
   type: 'object',
   properties: {
-    buyer_id: { type: 'string', example: 'buy_1234567890' },
+    buyer_id: { type: 'string', example: 'buy_0384275394154701033' },
     name: str,
     company: str,
     criterion: {
       type: 'object',
       nullable: true,
       description: 'The criterion that made the difference, with its verdict under each description.',
-      properties: { kind: str, buyer_value: str, now: VERDICT, draft: VERDICT },
+      properties: { kind: str, buyer_value: str, now: nullableRef(VERDICT), draft: nullableRef(VERDICT) },
     },
   },
-};
+});
 
-const RESULT: SchemaObject = {
+const RESULT = namedSchema('SimulationResult', {
   type: 'object',
-  title: 'SimulationResult',
   properties: {
     evaluated: { type: 'integer' },
     matched_now: { type: 'integer' },
@@ -59,7 +62,7 @@ const RESULT: SchemaObject = {
       properties: { entered: { type: 'array', items: EXAMPLE }, left: { type: 'array', items: EXAMPLE } },
     },
   },
-};
+});
 
 function SimulateDocs(noun: 'ICP' | 'Persona', operationId: string, stored: boolean) {
   return applyDecorators(
@@ -71,7 +74,13 @@ function SimulateDocs(noun: 'ICP' | 'Persona', operationId: string, stored: bool
     }),
     ApiBody({ schema: REQUEST }),
     ApiOkResponse({ description: 'The Buyers that would enter and leave', schema: RESULT }),
-    ApiErrors(400, ...(stored ? [404] : []), 503),
+    ApiErrors(
+      { record: noun, body: { param: 'description', message: 'description is required.' } },
+      400,
+      ...(stored ? [404] : []),
+      413,
+      503,
+    ),
   );
 }
 

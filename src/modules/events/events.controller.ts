@@ -1,6 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
 import { cursorParser, DEFAULT_PAGE_SIZE, limitParser, ListQueryPipe, timestampParser } from '../../shared/interface/http/list-query.pipe';
@@ -10,6 +9,7 @@ import {
   CURSOR_QUERY,
   kbSchemas,
   LIMIT_QUERY,
+  namedSchema,
   TIMESTAMP_SCHEMA,
 } from '../../shared/interface/http/openapi.decorators';
 import { BUYER_SCHEMA } from '../buyers/buyers.controller';
@@ -23,9 +23,8 @@ const eventListQuery = new ListQueryPipe<EventListQuery>(
   { limit: DEFAULT_PAGE_SIZE },
 );
 
-export const EVENT_SCHEMA: SchemaObject = {
+export const EVENT_SCHEMA = namedSchema('Event', {
   type: 'object',
-  title: 'Event',
   required: ['id', 'object', 'type', 'created_at', 'data'],
   properties: {
     id: { type: 'string', example: 'evt_0000000000000000042' },
@@ -39,27 +38,29 @@ export const EVENT_SCHEMA: SchemaObject = {
         object: {
           description:
             'The Signal (`signal.*`), Buyer (`buyer.*`) or knowledge-base record (`kb.<resource>.*`) as the API returns it, as it was after the change (before it, for a deletion).',
-          oneOf: [SIGNAL_SCHEMA, BUYER_SCHEMA, ...KB_RESOURCES.map((resource) => kbSchemas(resource).record)],
+          anyOf: [SIGNAL_SCHEMA, BUYER_SCHEMA, ...KB_RESOURCES.map((resource) => kbSchemas(resource).record)],
         },
         previous_attributes: {
           type: 'object',
+          additionalProperties: true,
           description:
             'On updates: the values before the change of the fields that changed (for nested objects, of their keys that changed).',
         },
       },
     },
   },
-};
+});
 
-const EVENT_PAGE_SCHEMA: SchemaObject = {
+const EVENT_PAGE_SCHEMA = namedSchema('EventPage', {
   type: 'object',
-  title: 'EventPage',
+  description: 'One page of the change feed, oldest first.',
   required: ['data', 'pagination'],
   properties: {
     data: { type: 'array', items: EVENT_SCHEMA },
-    pagination: {
+    pagination: namedSchema('EventPagination', {
       type: 'object',
       required: ['next_cursor', 'resume_cursor'],
+      additionalProperties: false,
       properties: {
         next_cursor: {
           type: 'string',
@@ -72,9 +73,9 @@ const EVENT_PAGE_SCHEMA: SchemaObject = {
             'Always a string: the position after this page. Store it and pass it as `cursor` later to get the events written since.',
         },
       },
-    },
+    }),
   },
-};
+});
 
 @Controller('v1/events')
 @ApiTags('Events')
@@ -101,7 +102,7 @@ export class EventsController {
   })
   @ApiQuery({ name: 'created_after', required: false, description: '`created_at >= value`', schema: TIMESTAMP_SCHEMA })
   @ApiOkResponse({ description: 'One page of events', schema: EVENT_PAGE_SCHEMA })
-  @ApiErrors(400, 503)
+  @ApiErrors({ list: true }, 400, 503)
   list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(eventListQuery) query: EventListQuery) {
     return this.events.list(ctx, query);
   }
@@ -110,7 +111,7 @@ export class EventsController {
   @ApiOperation({ operationId: 'get_event', summary: 'Retrieve an event' })
   @ApiParam({ name: 'event_id', required: true, schema: { type: 'string', pattern: '^evt_', example: 'evt_0000000000000000042' } })
   @ApiOkResponse({ description: 'The event', schema: EVENT_SCHEMA })
-  @ApiErrors(400, 404, 503)
+  @ApiErrors({ record: 'Event' }, 404, 503)
   get(@CurrentWorkspace() ctx: WorkspaceContext, @Param('event_id') eventId: string) {
     return this.events.get(ctx, eventId);
   }

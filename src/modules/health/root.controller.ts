@@ -11,7 +11,14 @@ export class RootController {
   @ApiOkResponse({
     schema: {
       type: 'object',
-      properties: { name: { type: 'string' }, docs: { type: 'string' }, openapi: { type: 'string' }, health: { type: 'string' } },
+      required: ['name', 'docs', 'openapi', 'health', 'authentication'],
+      properties: {
+        name: { type: 'string' },
+        docs: { type: 'string', example: '/docs' },
+        openapi: { type: 'string', example: '/openapi.json' },
+        health: { type: 'string', example: '/health/ready' },
+        authentication: { type: 'string' },
+      },
     },
   })
   root(): Record<string, string> {

@@ -10,12 +10,15 @@ import {
   ApiKeyAuth,
   CURSOR_QUERY,
   LIMIT_QUERY,
+  namedSchema,
+  nullableRef,
   pageSchema,
   STRING_SCHEMA as str,
   stringsSchema as strings,
   TIMESTAMP_SCHEMA,
 } from '../../shared/interface/http/openapi.decorators';
 import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
+import { ATTRIBUTION } from '../buyers/buyers.controller';
 import { ALL_TRIGGERS, SIGNAL_TRIGGERS, SIGNAL_TYPES, triggerBelongsTo } from './signal-types';
 import { SignalListQuery, SignalsService } from './signals.service';
 
@@ -37,56 +40,110 @@ const signalListQuery = keysetListQueryPipe<SignalListQuery>(
   },
 );
 
-const ATTRIBUTION = strings('type', 'source', 'source_name', 'source_logo');
 const triggerOf = (type: keyof typeof SIGNAL_TRIGGERS): SchemaObject => ({ type: 'string', enum: [...SIGNAL_TRIGGERS[type]] });
+const complete = (schema: SchemaObject): SchemaObject => ({ ...schema, required: Object.keys(schema.properties ?? {}) });
+const integer: SchemaObject = { type: 'integer' };
+const number: SchemaObject = { type: 'number' };
+/** A timestamp that is `""` when the activity did not say. */
+const OPTIONAL_TIMESTAMP: SchemaObject = { type: 'string', description: '`YYYY-MM-DDTHH:mm:ssZ`, or `""` when unknown' };
+const CLICK_IDS = ['gclid', 'gbraid', 'wbraid', 'dclid', 'li_fat_id', 'msclkid', 'fbclid', 'ttclid', 'twclid'];
+
+/**
+ * The parts of a website Signal an activity may hint at, as the Signal carries them (every key,
+ * `complete`) or as an activity may send them (any subset; unknown keys are ignored).
+ */
+export function websiteParts(completeParts: boolean): Record<'session' | 'device' | 'location' | 'page', SchemaObject> {
+  const shape = (schema: SchemaObject): SchemaObject => (completeParts ? complete(schema) : schema);
+  const timestamp: SchemaObject = completeParts ? OPTIONAL_TIMESTAMP : { type: 'string', description: 'An ISO 8601 instant' };
+  return {
+    session: shape({
+      type: 'object',
+      properties: { id: str, started_at: timestamp, ended_at: timestamp, duration_secs: integer },
+    }),
+    device: shape(strings('browser', 'browser_version', 'os', 'os_version', 'device_type', 'language')),
+    location: shape({
+      type: 'object',
+      properties: {
+        ...strings('ip', 'city', 'state', 'country', 'country_code', 'postal_code', 'timezone').properties,
+        latitude: number,
+        longitude: number,
+      },
+    }),
+    page: shape({
+      type: 'object',
+      properties: {
+        visited_at: timestamp,
+        first_visited_at: timestamp,
+        last_visited_at: timestamp,
+        time_spent_secs: integer,
+        visit_count: integer,
+        total_time_spent_secs: integer,
+      },
+    }),
+  };
+}
+
+const WEBSITE = namedSchema(
+  'WebsiteSignal',
+  complete({
+    type: 'object',
+    description: 'A website visit or form interaction.',
+    properties: {
+      trigger: triggerOf('website'),
+      attribution: ATTRIBUTION,
+      url: complete(strings('raw', 'canonical', 'domain', 'path')),
+      utm: complete(strings('source', 'medium', 'campaign', 'term', 'content')),
+      click_ids: complete({
+        type: 'object',
+        properties: Object.fromEntries(CLICK_IDS.map((name) => [name, { type: 'string', nullable: true }])),
+      }),
+      target_page: complete(strings('id', 'name', 'short_name', 'description')),
+      ...websiteParts(true),
+    },
+  }),
+);
+
+const MARKET = namedSchema(
+  'MarketSignal',
+  complete({
+    type: 'object',
+    description: 'Research on a topic, a product or a competitor.',
+    properties: { trigger: triggerOf('market'), attribution: ATTRIBUTION, topic: str, company_website: str },
+  }),
+);
+
+const LINKEDIN = namedSchema(
+  'LinkedinSignal',
+  complete({
+    type: 'object',
+    description: 'A follow, comment or reaction on LinkedIn.',
+    properties: {
+      trigger: triggerOf('linkedin'),
+      attribution: ATTRIBUTION,
+      ...strings('source', 'url', 'comment', 'reaction_type', 'company_name', 'post_title').properties,
+    },
+  }),
+);
 
 /** Exactly the object named by `type` is populated; the other two are null. */
-export const SIGNAL_SCHEMA: SchemaObject = {
+export const SIGNAL_SCHEMA = namedSchema('Signal', {
   type: 'object',
-  title: 'Signal',
+  description: 'Exactly the object named by `type` is populated; the other two are `null`.',
   required: ['id', 'buyer_id', 'type', 'website', 'market', 'linkedin', 'captured_at', 'created_at', 'updated_at'],
   properties: {
-    id: { type: 'string', example: 'sig_1234567890' },
-    buyer_id: { type: 'string', example: 'buy_1234567890' },
+    id: { type: 'string', example: 'sig_0384275394154701033' },
+    buyer_id: { type: 'string', example: 'buy_0384275394154701033' },
     type: { type: 'string', enum: SIGNAL_TYPES },
-    website: {
-      type: 'object',
-      nullable: true,
-      properties: {
-        trigger: triggerOf('website'),
-        attribution: ATTRIBUTION,
-        url: strings('raw', 'canonical', 'domain', 'path'),
-        utm: strings('source', 'medium', 'campaign', 'term', 'content'),
-        click_ids: { type: 'object', additionalProperties: { type: 'string', nullable: true } },
-        target_page: strings('id', 'name', 'short_name', 'description'),
-        session: { type: 'object', description: '`id`, `started_at`, `ended_at`, `duration_secs`' },
-        device: strings('browser', 'browser_version', 'os', 'os_version', 'device_type', 'language'),
-        location: { type: 'object', description: 'ip, city, state, country, country_code, postal_code, timezone, latitude, longitude' },
-        page: {
-          type: 'object',
-          description: 'visited_at, first_visited_at, last_visited_at, time_spent_secs, visit_count, total_time_spent_secs',
-        },
-      },
-    },
-    market: {
-      type: 'object',
-      nullable: true,
-      properties: { trigger: triggerOf('market'), attribution: ATTRIBUTION, topic: str, company_website: str },
-    },
-    linkedin: {
-      type: 'object',
-      nullable: true,
-      properties: {
-        trigger: triggerOf('linkedin'),
-        attribution: ATTRIBUTION,
-        ...strings('source', 'url', 'comment', 'reaction_type', 'company_name', 'post_title').properties,
-      },
-    },
+    website: nullableRef(WEBSITE),
+    market: nullableRef(MARKET),
+    linkedin: nullableRef(LINKEDIN),
     captured_at: TIMESTAMP_SCHEMA,
     created_at: TIMESTAMP_SCHEMA,
     updated_at: TIMESTAMP_SCHEMA,
   },
-};
+});
+
+const SIGNAL_PAGE = pageSchema('Signal', SIGNAL_SCHEMA);
 
 @Controller('v1/signals')
 @ApiTags('Signals')
@@ -110,8 +167,8 @@ export class SignalsController {
   @ApiQuery({ name: 'captured_before', required: false, description: '`captured_at < value`', schema: TIMESTAMP_SCHEMA })
   @ApiQuery({ name: 'sort_by', required: false, schema: { type: 'string', enum: ['captured_at'], default: 'captured_at' } })
   @ApiQuery({ name: 'sort_order', required: false, schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' } })
-  @ApiOkResponse({ description: 'One page of Signals', schema: pageSchema(SIGNAL_SCHEMA, true) })
-  @ApiErrors(400, 503)
+  @ApiOkResponse({ description: 'One page of Signals', schema: SIGNAL_PAGE })
+  @ApiErrors({ list: true }, 400, 503)
   list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(signalListQuery) query: SignalListQuery) {
     return this.signals.list(ctx, query);
   }

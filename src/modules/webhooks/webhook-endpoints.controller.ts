@@ -10,6 +10,7 @@ import {
   ApiKeyAuth,
   CURSOR_QUERY,
   LIMIT_QUERY,
+  namedSchema,
   pageSchema,
   STRING_SCHEMA as str,
   TIMESTAMP_SCHEMA,
@@ -28,9 +29,8 @@ const ENDPOINT_FIELDS: Record<string, SchemaObject> = {
   description: { type: 'string', maxLength: 500 },
 };
 
-const ENDPOINT_SCHEMA: SchemaObject = {
+const ENDPOINT_PROPERTIES: SchemaObject = {
   type: 'object',
-  title: 'WebhookEndpoint',
   required: ['id', 'object', 'url', 'description', 'enabled_events', 'enabled', 'disabled_reason', 'created_at', 'updated_at'],
   properties: {
     id: { type: 'string', example: 'we_0384275394154701033' },
@@ -47,21 +47,36 @@ const ENDPOINT_SCHEMA: SchemaObject = {
   },
 };
 
-const WITH_SECRET_SCHEMA: SchemaObject = {
-  title: 'WebhookEndpointWithSecret',
-  allOf: [
-    ENDPOINT_SCHEMA,
-    {
-      type: 'object',
-      required: ['secret'],
-      properties: { secret: { type: 'string', example: 'whsec_…', description: 'The signing secret. Shown only in this answer.' } },
-    },
-  ],
-};
+const ENDPOINT_SCHEMA = namedSchema('WebhookEndpoint', ENDPOINT_PROPERTIES);
 
-const DELIVERY_SCHEMA: SchemaObject = {
+/** The endpoint with its secret: the same fields plus `secret` (spelled out, so a client gets one flat type). */
+const WITH_SECRET_SCHEMA = namedSchema('WebhookEndpointWithSecret', {
+  ...ENDPOINT_PROPERTIES,
+  required: [...ENDPOINT_PROPERTIES.required!, 'secret'],
+  properties: {
+    ...ENDPOINT_PROPERTIES.properties,
+    secret: { type: 'string', example: 'whsec_…', description: 'The signing secret. Shown only in this answer.' },
+  },
+});
+
+const DELIVERY_SCHEMA = namedSchema('WebhookDelivery', {
   type: 'object',
-  title: 'WebhookDelivery',
+  required: [
+    'id',
+    'object',
+    'endpoint_id',
+    'event_id',
+    'message_id',
+    'event_type',
+    'attempt',
+    'succeeded',
+    'status_code',
+    'error',
+    'latency_ms',
+    'response_excerpt',
+    'next_retry_at',
+    'created_at',
+  ],
   properties: {
     id: { type: 'string', example: 'whd_0384275394154701033' },
     object: { type: 'string', enum: ['webhook_delivery'] },
@@ -78,13 +93,30 @@ const DELIVERY_SCHEMA: SchemaObject = {
     next_retry_at: { ...TIMESTAMP_SCHEMA, nullable: true },
     created_at: TIMESTAMP_SCHEMA,
   },
-};
+});
 
-const REDELIVERY_SCHEMA: SchemaObject = {
+const REDELIVERY_SCHEMA = namedSchema('Redelivery', {
   type: 'object',
-  title: 'Redelivery',
+  required: ['object', 'event_id', 'endpoint_ids'],
   properties: { object: { type: 'string', enum: ['redelivery'] }, event_id: str, endpoint_ids: { type: 'array', items: str } },
-};
+});
+
+const CREATE_BODY = namedSchema('CreateWebhookEndpointRequest', {
+  type: 'object',
+  required: ['url', 'enabled_events'],
+  additionalProperties: false,
+  properties: ENDPOINT_FIELDS,
+});
+
+const UPDATE_BODY = namedSchema('UpdateWebhookEndpointRequest', {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { ...ENDPOINT_FIELDS, enabled: { type: 'boolean' } },
+});
+
+const ENDPOINT_ERRORS = { record: 'Webhook endpoint' };
+const BODY_ERRORS = { body: { param: 'url', message: 'url is required.' } };
 
 const ID_PARAM = ApiParam({
   name: 'endpoint_id',
@@ -105,9 +137,9 @@ export class WebhookEndpointsController {
     operationId: 'create_webhook_endpoint',
     summary: 'Create a webhook endpoint; the answer carries its signing secret, once',
   })
-  @ApiBody({ schema: { type: 'object', required: ['url', 'enabled_events'], additionalProperties: false, properties: ENDPOINT_FIELDS } })
+  @ApiBody({ required: true, schema: CREATE_BODY })
   @ApiResponse({ status: 201, description: 'The endpoint, with its secret', schema: WITH_SECRET_SCHEMA })
-  @ApiErrors(400, 403, 503)
+  @ApiErrors(BODY_ERRORS, 400, 403, 413, 503)
   create(@CurrentWorkspace() ctx: WorkspaceContext, @Body() body: unknown) {
     return this.endpoints.create(ctx, body);
   }
@@ -116,8 +148,8 @@ export class WebhookEndpointsController {
   @ApiOperation({ operationId: 'list_webhook_endpoints', summary: 'List webhook endpoints, newest first' })
   @ApiQuery(LIMIT_QUERY)
   @ApiQuery(CURSOR_QUERY)
-  @ApiOkResponse({ description: 'One page of endpoints', schema: pageSchema(ENDPOINT_SCHEMA) })
-  @ApiErrors(400, 503)
+  @ApiOkResponse({ description: 'One page of endpoints', schema: pageSchema('WebhookEndpoint', ENDPOINT_SCHEMA) })
+  @ApiErrors({ list: true }, 400, 503)
   list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(kbListQueryPipe) query: { limit: number; cursor?: string }) {
     return this.endpoints.list(ctx, query);
   }
@@ -126,7 +158,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ operationId: 'get_webhook_endpoint', summary: 'Retrieve a webhook endpoint (never its secret)' })
   @ID_PARAM
   @ApiOkResponse({ description: 'The endpoint', schema: ENDPOINT_SCHEMA })
-  @ApiErrors(404, 503)
+  @ApiErrors(ENDPOINT_ERRORS, 404, 503)
   get(@CurrentWorkspace() ctx: WorkspaceContext, @Param('endpoint_id') id: string) {
     return this.endpoints.get(ctx, id);
   }
@@ -135,9 +167,9 @@ export class WebhookEndpointsController {
   @Idempotent()
   @ApiOperation({ operationId: 'update_webhook_endpoint', summary: 'Change the URL, the events, the description, or enable and disable' })
   @ID_PARAM
-  @ApiBody({ schema: { type: 'object', additionalProperties: false, properties: { ...ENDPOINT_FIELDS, enabled: { type: 'boolean' } } } })
+  @ApiBody({ required: true, schema: UPDATE_BODY })
   @ApiOkResponse({ description: 'The endpoint', schema: ENDPOINT_SCHEMA })
-  @ApiErrors(400, 403, 404, 503)
+  @ApiErrors({ ...ENDPOINT_ERRORS, body: { param: 'enabled', message: 'enabled must be true or false.' } }, 400, 403, 404, 413, 503)
   update(@CurrentWorkspace() ctx: WorkspaceContext, @Param('endpoint_id') id: string, @Body() body: unknown) {
     return this.endpoints.update(ctx, id, body);
   }
@@ -147,7 +179,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ operationId: 'delete_webhook_endpoint', summary: 'Delete a webhook endpoint; nothing more is sent to it' })
   @ID_PARAM
   @ApiResponse({ status: 204, description: 'Deleted' })
-  @ApiErrors(403, 404, 503)
+  @ApiErrors(ENDPOINT_ERRORS, 403, 404, 503)
   async remove(@CurrentWorkspace() ctx: WorkspaceContext, @Param('endpoint_id') id: string): Promise<void> {
     await this.endpoints.remove(ctx, id);
   }
@@ -161,7 +193,7 @@ export class WebhookEndpointsController {
   })
   @ID_PARAM
   @ApiOkResponse({ description: 'The endpoint, with its new secret', schema: WITH_SECRET_SCHEMA })
-  @ApiErrors(403, 404, 503)
+  @ApiErrors(ENDPOINT_ERRORS, 403, 404, 503)
   rotate(@CurrentWorkspace() ctx: WorkspaceContext, @Param('endpoint_id') id: string) {
     return this.endpoints.rotateSecret(ctx, id);
   }
@@ -172,7 +204,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ operationId: 'test_webhook_endpoint', summary: 'Send a signed `ping` now and answer with the attempt' })
   @ID_PARAM
   @ApiOkResponse({ description: 'The attempt, as recorded among the deliveries', schema: DELIVERY_SCHEMA })
-  @ApiErrors(403, 404, 503)
+  @ApiErrors(ENDPOINT_ERRORS, 403, 404, 503)
   test(@CurrentWorkspace() ctx: WorkspaceContext, @Param('endpoint_id') id: string) {
     return this.endpoints.test(ctx, id);
   }
@@ -182,8 +214,8 @@ export class WebhookEndpointsController {
   @ID_PARAM
   @ApiQuery(LIMIT_QUERY)
   @ApiQuery(CURSOR_QUERY)
-  @ApiOkResponse({ description: 'One page of attempts', schema: pageSchema(DELIVERY_SCHEMA) })
-  @ApiErrors(400, 404, 503)
+  @ApiOkResponse({ description: 'One page of attempts', schema: pageSchema('WebhookDelivery', DELIVERY_SCHEMA) })
+  @ApiErrors({ ...ENDPOINT_ERRORS, list: true }, 400, 404, 503)
   deliveries(
     @CurrentWorkspace() ctx: WorkspaceContext,
     @Param('endpoint_id') id: string,
@@ -198,7 +230,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ operationId: 'redeliver_event', summary: 'Send an event again to every enabled endpoint that subscribes to it' })
   @ApiParam({ name: 'event_id', required: true, schema: { type: 'string', pattern: '^evt_' } })
   @ApiResponse({ status: 202, description: 'Queued', schema: REDELIVERY_SCHEMA })
-  @ApiErrors(403, 404, 503)
+  @ApiErrors({ record: 'Event' }, 403, 404, 503)
   redeliver(@CurrentWorkspace() ctx: WorkspaceContext, @Param('event_id') eventId: string) {
     return this.endpoints.redeliver(ctx, eventId);
   }

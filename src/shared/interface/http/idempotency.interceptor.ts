@@ -14,7 +14,7 @@ import {
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from '../../domain/idempotency';
 import { IdempotencyRepository, IdempotentRequest, StoredResponse } from '../../infrastructure/idempotency.repository';
-import { ERROR_SCHEMA_REF } from './openapi.decorators';
+import { ERROR_SCHEMA_REF, errorExample, ErrorExample, headerRef, RETRY_AFTER_HEADER } from './openapi.decorators';
 import { AppRequest, pathOfUrl } from './request-context';
 
 const HEADER = IDEMPOTENCY_KEY_HEADER.toLowerCase();
@@ -164,16 +164,29 @@ const isReference = (value: unknown): value is ReferenceObject => typeof value =
 const takesIdempotencyKey = (operation: OperationObject): boolean =>
   (operation.parameters ?? []).some((p) => !isReference(p) && p.in === 'header' && p.name === IDEMPOTENCY_KEY_HEADER);
 
-const IDEMPOTENCY_ERRORS: Record<string, string> = {
-  400:
-    `\`idempotency_key_mismatch\`: the \`${IDEMPOTENCY_KEY_HEADER}\` was used before for another method, path or body ` +
-    `(a malformed key is \`validation_error\` with \`param\` \`${IDEMPOTENCY_KEY_HEADER}\`)`,
-  409: `\`idempotency_key_in_use\`: the first request with this \`${IDEMPOTENCY_KEY_HEADER}\` is still running; honour \`Retry-After\``,
+const IDEMPOTENCY_ERRORS: Record<string, { description: string; example: ErrorExample }> = {
+  400: {
+    description:
+      `\`idempotency_key_mismatch\`: the \`${IDEMPOTENCY_KEY_HEADER}\` was used before for another method, path or body ` +
+      `(a malformed key is \`validation_error\` with \`param\` \`${IDEMPOTENCY_KEY_HEADER}\`)`,
+    example: errorExample(
+      ErrorCode.idempotencyKeyMismatch,
+      `This ${IDEMPOTENCY_KEY_HEADER} was already used for a request with another method, path or body; use a new key for a new request.`,
+    ),
+  },
+  409: {
+    description: `\`idempotency_key_in_use\`: the first request with this \`${IDEMPOTENCY_KEY_HEADER}\` is still running; wait \`Retry-After\` seconds`,
+    example: errorExample(
+      ErrorCode.idempotencyKeyInUse,
+      `A request with this ${IDEMPOTENCY_KEY_HEADER} is still being processed; retry once it has finished.`,
+    ),
+  },
 };
 
 /**
  * What the `Idempotency-Key` header adds to the operations that take it: the
- * `Idempotent-Replayed` header on their successes and the two errors of a reused key.
+ * `Idempotent-Replayed` header on their successes and the two errors of a reused key, with their
+ * examples (and `Retry-After` on the 409).
  */
 export function documentIdempotency(document: OpenAPIObject): void {
   for (const item of Object.values(document.paths)) {
@@ -189,11 +202,21 @@ export function documentIdempotency(document: OpenAPIObject): void {
           },
         };
       }
-      for (const [status, description] of Object.entries(IDEMPOTENCY_ERRORS)) {
+      for (const [status, { description, example }] of Object.entries(IDEMPOTENCY_ERRORS)) {
         const existing = operation.responses[status] as ResponseObject | undefined;
-        operation.responses[status] = existing
-          ? { ...existing, description: `${existing.description}; or ${description}` }
-          : { description, content: { 'application/json': { schema: { $ref: ERROR_SCHEMA_REF } } } };
+        const content = existing?.content?.['application/json'];
+        operation.responses[status] = {
+          ...existing,
+          description: existing ? `${existing.description}; or ${description}` : description,
+          content: {
+            'application/json': {
+              ...content,
+              schema: content?.schema ?? { $ref: ERROR_SCHEMA_REF },
+              examples: { ...content?.examples, [example.value.error.code]: example },
+            },
+          },
+          ...(status === '409' ? { headers: { ...existing?.headers, [RETRY_AFTER_HEADER]: headerRef(RETRY_AFTER_HEADER) } } : {}),
+        };
       }
     }
   }

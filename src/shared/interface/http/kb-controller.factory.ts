@@ -6,7 +6,7 @@ import { KbResource } from '../../application/kb-resource';
 import { WorkspaceContext } from '../../application/workspace-context';
 import { KbRecordEntity } from '../../infrastructure/kb-record.entity';
 import { kbListQueryPipe } from './list-query.pipe';
-import { ApiErrors, ApiIdParam, ApiKeyAuth, CURSOR_QUERY, kbSchemas, LIMIT_QUERY, pageSchema } from './openapi.decorators';
+import { ApiErrors, ApiIdParam, ApiKeyAuth, CURSOR_QUERY, kbSchemas, LIMIT_QUERY } from './openapi.decorators';
 import { CurrentWorkspace } from './auth.guard';
 import { Idempotent } from './idempotency.interceptor';
 
@@ -32,6 +32,9 @@ export function KbController<E extends KbRecordEntity>(
   const schemas = kbSchemas(resource);
   const idParam = ApiIdParam(resource.idParam, resource.idPrefix);
   const noun = resource.name;
+  const idContext = { idParam: { name: resource.idParam, prefix: resource.idPrefix }, record: noun };
+  const firstRequired = Object.keys(resource.fields).find((name) => resource.fields[name].presence === 'required') ?? 'name';
+  const bodyContext = { body: { param: firstRequired, message: `${firstRequired} is required.` } };
 
   @Controller(`v1/kb/${resource.path}`)
   @ApiTags(`Knowledge base: ${resource.path}`)
@@ -43,8 +46,8 @@ export function KbController<E extends KbRecordEntity>(
     @ApiOperation({ operationId: `list_${resource.path}`, summary: `List active ${noun} records` })
     @ApiQuery(LIMIT_QUERY)
     @ApiQuery(CURSOR_QUERY)
-    @ApiOkResponse({ description: 'One page of records', schema: pageSchema(schemas.record) })
-    @ApiErrors(400)
+    @ApiOkResponse({ description: 'One page of records', schema: schemas.page })
+    @ApiErrors({ list: true }, 400)
     list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(kbListQueryPipe) query: KbListQuery) {
       return this.service.list(ctx, query);
     }
@@ -53,7 +56,7 @@ export function KbController<E extends KbRecordEntity>(
     @ApiOperation({ operationId: `get_${resource.path}`, summary: `Retrieve a ${noun}` })
     @idParam
     @ApiOkResponse({ description: 'The record', schema: schemas.record })
-    @ApiErrors(400, 404)
+    @ApiErrors(idContext, 400, 404)
     get(@CurrentWorkspace() ctx: WorkspaceContext, @Param(resource.idParam) id: string) {
       return this.service.get(ctx, id);
     }
@@ -64,7 +67,7 @@ export function KbController<E extends KbRecordEntity>(
     @ApiOperation({ operationId: `create_${resource.path}`, summary: `Create a ${noun}` })
     @ApiBody({ required: true, schema: schemas.create })
     @ApiCreatedResponse({ description: 'The created record', schema: schemas.record })
-    @ApiErrors(400, 403, 409, 413)
+    @ApiErrors({ ...bodyContext, record: noun }, 400, 403, 409, 413)
     create(@CurrentWorkspace() ctx: WorkspaceContext, @Body() body: unknown) {
       return this.service.create(ctx, body);
     }
@@ -75,7 +78,7 @@ export function KbController<E extends KbRecordEntity>(
     @idParam
     @ApiBody({ required: true, schema: schemas.update })
     @ApiOkResponse({ description: 'The updated record', schema: schemas.record })
-    @ApiErrors(400, 403, 404, 409, 413)
+    @ApiErrors({ ...idContext, ...bodyContext }, 400, 403, 404, 409, 413)
     update(@CurrentWorkspace() ctx: WorkspaceContext, @Param(resource.idParam) id: string, @Body() body: unknown) {
       return this.service.update(ctx, id, body);
     }
@@ -85,7 +88,7 @@ export function KbController<E extends KbRecordEntity>(
     @ApiOperation({ operationId: `delete_${resource.path}`, summary: `Delete a ${noun}` })
     @idParam
     @ApiNoContentResponse({ description: 'Deleted; no body' })
-    @ApiErrors(400, 403, 404)
+    @ApiErrors(idContext, 400, 403, 404)
     remove(@CurrentWorkspace() ctx: WorkspaceContext, @Param(resource.idParam) id: string) {
       return this.service.remove(ctx, id);
     }

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiParam, ApiResponse } from '@nestjs/swagger';
-import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiParam, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import type { HeaderObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import { ErrorCode, ERROR_STATUS } from '../../domain/errors';
 import type { KbFieldSpec, KbFields } from '../../application/kb-fields';
 import type { KbResource } from '../../application/kb-resource';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './list-query.pipe';
@@ -12,7 +13,35 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './list-query.pipe';
 
 export const BEARER_SCHEME = 'api_key';
 export const ERROR_SCHEMA_NAME = 'Error';
-export const ERROR_SCHEMA_REF = `#/components/schemas/${ERROR_SCHEMA_NAME}`;
+export const ERROR_SCHEMA_REF = getSchemaPath(ERROR_SCHEMA_NAME);
+
+/**
+ * Named component schemas, registered by the controllers as their decorators are evaluated and
+ * added to `components.schemas` when the document is built, so that every record, page and body
+ * is referenced by name (`#/components/schemas/Buyer`) and a generated client gets named types.
+ */
+const NAMED_SCHEMAS = new Map<string, SchemaObject>();
+
+/** Registers `schema` as `components.schemas[name]` and answers its `$ref`. */
+export function namedSchema(name: string, schema: SchemaObject): ReferenceObject {
+  const existing = NAMED_SCHEMAS.get(name);
+  if (existing && JSON.stringify(existing) !== JSON.stringify(schema)) throw new Error(`Two different schemas are named ${name}`);
+  NAMED_SCHEMAS.set(name, schema);
+  return { $ref: getSchemaPath(name) };
+}
+
+/** Every named schema, sorted by name. */
+export function namedSchemas(): Record<string, SchemaObject> {
+  return Object.fromEntries([...NAMED_SCHEMAS.entries()].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** A named object schema that may also be `null` (OpenAPI 3.0 ignores siblings of a bare `$ref`, and `nullable` needs `type`). */
+export const nullableRef = (ref: ReferenceObject, description?: string): SchemaObject => ({
+  type: 'object',
+  nullable: true,
+  allOf: [ref],
+  ...(description ? { description } : {}),
+});
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request (`validation_error`, `invalid_parameter` or `invalid_cursor`; `param` names the offending input)',
@@ -21,9 +50,9 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Not found, deleted, or owned by another workspace (`not_found`)',
   409: 'Conflicting record, e.g. a `short_name` already in use (`conflict`)',
   413: 'Request body over 1 MiB (`payload_too_large`)',
-  429: 'Workspace rate limit exceeded (`rate_limit_exceeded`); honour `Retry-After`',
+  429: 'Workspace rate limit exceeded (`rate_limit_exceeded`); wait `Retry-After` seconds',
   500: 'Unexpected server error (`internal_error`)',
-  503: 'Temporarily unavailable (`service_unavailable`)',
+  503: 'Temporarily unavailable (`service_unavailable`); retry after `Retry-After` seconds',
 };
 
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
@@ -41,39 +70,148 @@ export const ERROR_SCHEMA: SchemaObject = {
       properties: {
         code: {
           type: 'string',
-          enum: [
-            'validation_error',
-            'invalid_parameter',
-            'invalid_cursor',
-            'authentication_error',
-            'permission_denied',
-            'not_found',
-            'conflict',
-            'payload_too_large',
-            'rate_limit_exceeded',
-            'service_unavailable',
-            'internal_error',
-            'idempotency_key_mismatch',
-            'idempotency_key_in_use',
-          ],
+          description: 'Machine-readable; the HTTP status follows from it (see the overview).',
+          enum: Object.values(ErrorCode),
         },
-        message: { type: 'string' },
+        message: { type: 'string', description: 'Human-readable; never contains a key or a secret.' },
         request_id: { type: 'string', pattern: '^req_', example: 'req_8f2c1e0a9b7d4c3e' },
-        param: { type: 'string', description: 'The offending parameter or field, when there is one' },
+        param: {
+          type: 'string',
+          description: 'The offending parameter, field or header (`limit`, `activities[3].trigger`), when there is one',
+        },
       },
     },
   },
-  example: {
-    error: { code: 'not_found', message: 'Competitor not found.', request_id: 'req_8f2c1e0a9b7d4c3e' },
+};
+namedSchema(ERROR_SCHEMA_NAME, ERROR_SCHEMA);
+
+const REQUEST_ID = 'req_8f2c1e0a9b7d4c3e';
+
+export interface ErrorExample {
+  summary: string;
+  value: { error: { code: ErrorCode; message: string; request_id: string; param?: string } };
+}
+
+/** An example of the envelope, as the service writes it. */
+export function errorExample(code: ErrorCode, message: string, param?: string): ErrorExample {
+  return {
+    summary: `${ERROR_STATUS[code]} ${code}`,
+    value: { error: { code, message, request_id: REQUEST_ID, ...(param !== undefined ? { param } : {}) } },
+  };
+}
+
+/** What an operation's error examples say: the kind of input it takes and what it looks up. */
+export interface ErrorContext {
+  /** The record a 404 is about, as the message names it (`No such Buyer.`). */
+  record?: string;
+  /** A list: 400 is a bad query parameter or cursor. */
+  list?: boolean;
+  /** A JSON body: 400 is a `validation_error` naming the field. */
+  body?: { param: string; message: string };
+  /** A path id that can be malformed: 400 names the path parameter. */
+  idParam?: { name: string; prefix: string };
+}
+
+function examplesFor(status: number, context: ErrorContext): Record<string, ErrorExample> {
+  const examples: Record<string, ErrorExample> = {};
+  const add = (example: ErrorExample) => {
+    examples[example.value.error.code] = example;
+  };
+  switch (status) {
+    case 400:
+      if (context.list) {
+        add(errorExample(ErrorCode.invalidParameter, `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`, 'limit'));
+        add(errorExample(ErrorCode.invalidCursor, 'The cursor is malformed, was altered, or belongs to a different request.', 'cursor'));
+      }
+      if (context.body) add(errorExample(ErrorCode.validation, context.body.message, context.body.param));
+      else if (context.idParam) {
+        const { name, prefix } = context.idParam;
+        add(errorExample(ErrorCode.validation, `${name} must be an id of the form ${prefix}<digits>.`, name));
+      }
+      if (Object.keys(examples).length === 0) {
+        add(errorExample(ErrorCode.invalidParameter, 'Unknown query parameter "expand".', 'expand'));
+      }
+      break;
+    case 401:
+      add(errorExample(ErrorCode.authentication, 'Invalid or missing API key. Send it as "Authorization: Bearer <API_KEY>".'));
+      break;
+    case 403:
+      add(errorExample(ErrorCode.permissionDenied, 'This API key is read-only; a key with write scope is required.'));
+      break;
+    case 404:
+      add(errorExample(ErrorCode.notFound, `No such ${context.record ?? 'record'}.`));
+      break;
+    case 409:
+      add(errorExample(ErrorCode.conflict, `short_name is already used by another active ${context.record ?? 'record'}.`, 'short_name'));
+      break;
+    case 413:
+      add(errorExample(ErrorCode.payloadTooLarge, 'The request body is larger than 1 MiB.'));
+      break;
+    case 429:
+      add(errorExample(ErrorCode.rateLimitExceeded, 'Rate limit exceeded. Retry after 17 seconds.'));
+      break;
+    case 500:
+      add(errorExample(ErrorCode.internal, 'An unexpected error occurred. Quote the request_id when reporting it.'));
+      break;
+    case 503:
+      add(errorExample(ErrorCode.serviceUnavailable, 'The service is temporarily unavailable; retry shortly.'));
+      break;
+  }
+  return examples;
+}
+
+/** Response headers shared by many operations, under `components.headers`. */
+export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+export const RETRY_AFTER_HEADER = 'Retry-After';
+
+export const HEADER_COMPONENTS: Record<string, HeaderObject> = {
+  'X-RateLimit-Limit': {
+    description: "The workspace's budget: requests per window (absent while the rate limit's store does not answer).",
+    schema: { type: 'string', pattern: '^\\d+$', example: '600' },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the current window.',
+    schema: { type: 'string', pattern: '^\\d+$', example: '599' },
+  },
+  'X-RateLimit-Reset': {
+    description: 'Seconds until the window ends and the budget is whole again.',
+    schema: { type: 'string', pattern: '^\\d+$', example: '60' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying: always on 429 and 503, and on 409 `idempotency_key_in_use`.',
+    schema: { type: 'string', pattern: '^\\d+$', example: '17' },
   },
 };
 
-/** Error responses of an operation, all pointing at the shared envelope. */
-export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
+export const headerRef = (name: string): ReferenceObject => ({ $ref: `#/components/headers/${name}` });
+
+const errorHeaders = (status: number): Record<string, ReferenceObject> | undefined => {
+  if (status === 429) {
+    return Object.fromEntries([RETRY_AFTER_HEADER, ...RATE_LIMIT_HEADERS].map((name) => [name, headerRef(name)]));
+  }
+  if (status === 503) return { [RETRY_AFTER_HEADER]: headerRef(RETRY_AFTER_HEADER) };
+  return undefined;
+};
+
+/**
+ * Error responses of an operation, all pointing at the shared envelope, each with an example per
+ * error code it can carry; an optional context first makes the examples fit the operation.
+ */
+export function ApiErrors(...args: Array<number | ErrorContext>): MethodDecorator & ClassDecorator {
+  const context = args.find((arg): arg is ErrorContext => typeof arg === 'object') ?? {};
+  const statuses = args.filter((arg): arg is number => typeof arg === 'number');
   return applyDecorators(
-    ...statuses.map((status) =>
-      ApiResponse({ status, description: ERROR_DESCRIPTIONS[status] ?? 'Error', schema: { $ref: ERROR_SCHEMA_REF } }),
-    ),
+    ...statuses.map((status) => {
+      const headers = errorHeaders(status);
+      const options = {
+        status,
+        description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+        schema: { $ref: ERROR_SCHEMA_REF },
+        examples: examplesFor(status, context),
+        ...(headers ? { headers } : {}),
+      };
+      return ApiResponse(options);
+    }),
   );
 }
 
@@ -86,13 +224,40 @@ export const STRING_SCHEMA: SchemaObject = { type: 'string' };
 
 /** A record's id in the path (`icp_id`), with an example of its prefix. */
 export const ApiIdParam = (name: string, prefix: string): MethodDecorator =>
-  ApiParam({ name, required: true, schema: { type: 'string', example: `${prefix}1234567890` } });
+  ApiParam({ name, required: true, schema: { type: 'string', example: `${prefix}0384275394154701033` } });
 
 /** An object whose named properties are all strings (the many text-only objects of the API). */
 export const stringsSchema = (...names: string[]): SchemaObject => ({
   type: 'object',
   properties: Object.fromEntries(names.map((name) => [name, STRING_SCHEMA])),
 });
+
+export interface TemplateSchemaOptions {
+  /** Every key present in every answer (a response), or none required (an input's hints). */
+  complete: boolean;
+  /** Numeric keys that are whole numbers; the other numbers are `number`. */
+  integers?: ReadonlySet<string>;
+  /** Schemas that replace what the template's value suggests, by key. */
+  overrides?: Record<string, SchemaObject | ReferenceObject>;
+}
+
+/**
+ * The schema of an object built from a template of default values (`{name: {first: ''}, employee_count: 0}`),
+ * as the service builds its nested objects, so the document and the shape cannot disagree.
+ */
+export function templateSchema(template: Record<string, unknown>, options: TemplateSchemaOptions): SchemaObject {
+  const properties: Record<string, SchemaObject | ReferenceObject> = {};
+  for (const [key, value] of Object.entries(template)) {
+    const override = options.overrides?.[key];
+    if (override) properties[key] = override;
+    else if (Array.isArray(value)) properties[key] = { type: 'array', items: { type: 'string' } };
+    else if (value !== null && typeof value === 'object') properties[key] = templateSchema(value as Record<string, unknown>, options);
+    else if (typeof value === 'number') properties[key] = { type: options.integers?.has(key) ? 'integer' : 'number' };
+    else if (typeof value === 'boolean') properties[key] = { type: 'boolean' };
+    else properties[key] = { type: 'string' };
+  }
+  return { type: 'object', ...(options.complete ? { required: Object.keys(template) } : {}), properties };
+}
 
 export const TIMESTAMP_SCHEMA: SchemaObject = {
   type: 'string',
@@ -115,21 +280,27 @@ export const CURSOR_QUERY = {
   schema: { type: 'string' },
 } as const;
 
-/** `{data: [...], pagination: {next_cursor}}`, optionally with the advisory `total`. */
-export function pageSchema(item: SchemaObject | ReferenceObject, withTotal = false): SchemaObject {
-  return {
-    type: 'object',
-    required: ['data', 'pagination'],
-    properties: {
-      ...(withTotal ? { total: { type: 'integer', description: 'Advisory; clients must not rely on it' } } : {}),
-      data: { type: 'array', items: item },
-      pagination: {
-        type: 'object',
-        required: ['next_cursor'],
-        properties: { next_cursor: { type: 'string', nullable: true, description: '`null` at the end of the list' } },
-      },
+const PAGINATION = namedSchema('Pagination', {
+  type: 'object',
+  required: ['next_cursor'],
+  additionalProperties: false,
+  properties: {
+    next_cursor: {
+      type: 'string',
+      nullable: true,
+      description: 'Pass it as `cursor` for the next page; `null` at the end of the list (a short page is not the end).',
     },
-  };
+  },
+});
+
+/** `{data: [...], pagination: {next_cursor}}`, named `<Item>Page`. */
+export function pageSchema(itemName: string, item: ReferenceObject): ReferenceObject {
+  return namedSchema(`${itemName}Page`, {
+    type: 'object',
+    description: `One page of ${itemName} records, in the list's order.`,
+    required: ['data', 'pagination'],
+    properties: { data: { type: 'array', items: item }, pagination: PAGINATION },
+  });
 }
 
 const RULE_FORMATS: Record<KbFieldSpec['rule'], { description?: string; example: string }> = {
@@ -168,46 +339,57 @@ function bodyExample(fields: KbFields, mode: 'create' | 'update'): Record<string
 }
 
 export interface KbSchemas {
-  create: SchemaObject;
-  update: SchemaObject;
-  record: SchemaObject;
+  create: ReferenceObject;
+  update: ReferenceObject;
+  record: ReferenceObject;
+  page: ReferenceObject;
 }
 
-/** Request and response schemas of a knowledge-base resource, from its field declaration. */
+const CREATED_BY = namedSchema('CreatedBy', {
+  type: 'object',
+  description: 'Who created the record',
+  required: ['type', 'id'],
+  properties: { type: { type: 'string', example: 'api_key' }, id: { type: 'string', example: 'key_0384275394154701033' } },
+});
+
+/** The schema name of a knowledge-base resource (`Target Page` → `TargetPage`). */
+export const kbSchemaName = (resource: KbResource): string => resource.name.replace(/\s+/g, '');
+
+/** Request and response schemas of a knowledge-base resource, from its field declaration, named after it. */
 export function kbSchemas(resource: KbResource): KbSchemas {
   const entries = Object.entries(resource.fields);
+  const name = kbSchemaName(resource);
   const body = (mode: 'create' | 'update'): SchemaObject => {
-    const required = mode === 'create' ? entries.filter(([, spec]) => spec.presence === 'required').map(([name]) => name) : [];
+    const required = mode === 'create' ? entries.filter(([, spec]) => spec.presence === 'required').map(([field]) => field) : [];
     return {
       type: 'object',
-      title: `${mode === 'create' ? 'Create' : 'Update'}${resource.name.replace(/\s+/g, '')}Request`,
       additionalProperties: false,
-      properties: Object.fromEntries(entries.map(([name, spec]) => [name, fieldSchema(name, spec, mode)])),
+      properties: Object.fromEntries(entries.map(([field, spec]) => [field, fieldSchema(field, spec, mode)])),
       ...(required.length > 0 ? { required } : {}),
       ...(mode === 'update' ? { minProperties: 1 } : {}),
       example: bodyExample(resource.fields, mode),
     };
   };
-  const record: SchemaObject = {
+  const record = namedSchema(name, {
     type: 'object',
-    title: resource.name.replace(/\s+/g, ''),
-    required: ['id', 'client_id', ...entries.map(([name]) => name), ...resource.computedFields, 'created_at', 'updated_at'],
+    description: `A ${resource.name} record (\`${resource.idPrefix}…\`).`,
+    required: ['id', 'client_id', ...entries.map(([field]) => field), ...resource.computedFields, 'created_at', 'updated_at'],
     properties: {
-      id: { type: 'string', example: `${resource.idPrefix}1234567890` },
-      client_id: { type: 'string', example: 'wor_1234567890' },
-      ...Object.fromEntries(entries.map(([name, spec]) => [name, { type: 'string', example: fieldExample(name, spec) }])),
+      id: { type: 'string', example: `${resource.idPrefix}0384275394154701033` },
+      client_id: { type: 'string', example: 'wor_0384275394154701033' },
+      ...Object.fromEntries(entries.map(([field, spec]) => [field, { type: 'string', example: fieldExample(field, spec) }])),
       ...Object.fromEntries(
-        resource.computedFields.map((name) => [name, { type: 'string', readOnly: true, description: 'Computed by the service' }]),
+        resource.computedFields.map((field) => [field, { type: 'string', readOnly: true, description: 'Computed by the service' }]),
       ),
-      created_by: {
-        type: 'object',
-        description: 'Who created the record',
-        required: ['type', 'id'],
-        properties: { type: { type: 'string', example: 'api_key' }, id: { type: 'string', example: 'key_1234567890' } },
-      },
+      created_by: CREATED_BY,
       created_at: TIMESTAMP_SCHEMA,
       updated_at: TIMESTAMP_SCHEMA,
     },
+  });
+  return {
+    create: namedSchema(`Create${name}Request`, body('create')),
+    update: namedSchema(`Update${name}Request`, body('update')),
+    record,
+    page: pageSchema(name, record),
   };
-  return { create: body('create'), update: body('update'), record };
 }

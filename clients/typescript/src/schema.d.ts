@@ -2347,16 +2347,16 @@ export interface operations {
     list_buyers: {
         parameters: {
             query?: {
-                sort_order?: "asc" | "desc";
-                sort_by?: "created_at";
-                /** @description `created_at < value` */
-                created_before?: string;
-                /** @description `created_at >= value` */
-                created_after?: string;
-                /** @description Opaque `pagination.next_cursor` of the previous page, with the same filters and sort */
-                cursor?: string;
                 /** @description Page size (default 100) */
                 limit?: number;
+                /** @description Opaque `pagination.next_cursor` of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description `created_at >= value` */
+                created_after?: string;
+                /** @description `created_at < value` */
+                created_before?: string;
+                sort_by?: "created_at";
+                sort_order?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -2581,20 +2581,20 @@ export interface operations {
     list_signals: {
         parameters: {
             query?: {
-                sort_order?: "asc" | "desc";
-                sort_by?: "captured_at";
-                /** @description `captured_at < value` */
-                captured_before?: string;
-                /** @description `captured_at >= value` */
-                captured_after?: string;
+                type?: "website" | "market" | "linkedin";
                 /** @description A trigger of the given `type`; requires `type` */
                 trigger?: "visited_page" | "filled_form" | "abandoned_form" | "researched_topic" | "explored_product" | "evaluated_competitor" | "followed_page" | "commented_post" | "reacted_post";
-                type?: "website" | "market" | "linkedin";
                 buyer_id?: string;
-                /** @description Opaque `pagination.next_cursor` of the previous page, with the same filters and sort */
-                cursor?: string;
                 /** @description Page size (default 100) */
                 limit?: number;
+                /** @description Opaque `pagination.next_cursor` of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description `captured_at >= value` */
+                captured_after?: string;
+                /** @description `captured_at < value` */
+                captured_before?: string;
+                sort_by?: "captured_at";
+                sort_order?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -2669,22 +2669,22 @@ export interface operations {
     list_activities: {
         parameters: {
             query?: {
-                sort_order?: "asc" | "desc";
-                sort_by?: "received_at";
-                /** @description `received_at < value` */
-                received_before?: string;
-                /** @description `received_at >= value` */
-                received_after?: string;
+                type?: "website" | "market" | "linkedin";
                 /** @description A trigger of the given `type`; requires `type` */
                 trigger?: "visited_page" | "filled_form" | "abandoned_form" | "researched_topic" | "explored_product" | "evaluated_competitor" | "followed_page" | "commented_post" | "reacted_post";
-                type?: "website" | "market" | "linkedin";
                 /** @description Discarded activities with this reason; `status`, if given, must be `discarded` */
                 discard_reason?: "unresolved_identity" | "excluded_company" | "no_target_match";
                 status?: "queued" | "processed" | "discarded";
-                /** @description Opaque `pagination.next_cursor` of the previous page, with the same filters and sort */
-                cursor?: string;
                 /** @description Page size (default 100) */
                 limit?: number;
+                /** @description Opaque `pagination.next_cursor` of the previous page, with the same filters and sort */
+                cursor?: string;
+                /** @description `received_at >= value` */
+                received_after?: string;
+                /** @description `received_at < value` */
+                received_before?: string;
+                sort_by?: "received_at";
+                sort_order?: "asc" | "desc";
             };
             header?: never;
             path?: never;

@@ -6,9 +6,8 @@ import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { enumParser, keysetListQueryPipe, timestampParser } from '../../shared/interface/http/list-query.pipe';
 import {
   ApiErrors,
+  ApiKeysetListQueries,
   ApiKeyAuth,
-  CURSOR_QUERY,
-  LIMIT_QUERY,
   namedSchema,
   pageSchema,
   templateSchema,
@@ -16,10 +15,10 @@ import {
 } from '../../shared/interface/http/openapi.decorators';
 import { MAX_URL_LENGTH } from '../../shared/domain/canonical-url';
 import { companyInfoTemplate, contactInfoTemplate, INTEGER_FIELDS } from '../buyers/buyer-shape';
-import { websiteParts } from '../signals/signals.controller';
+import { ApiTypeAndTriggerQueries, checkTypeAndTrigger, websiteParts } from '../signals/signals.controller';
 import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
 import { Idempotent } from '../../shared/interface/http/idempotency.interceptor';
-import { ALL_TRIGGERS, SIGNAL_TYPES, triggerBelongsTo } from '../signals/signal-types';
+import { ALL_TRIGGERS, SIGNAL_TYPES } from '../signals/signal-types';
 import { MAX_ACTIVITIES } from './activity-input';
 import { ActivitiesService, ActivityListQuery } from './activities.service';
 import { ACTIVITY_STATUSES, DISCARD_REASONS } from './activity.entity';
@@ -38,11 +37,7 @@ const activityListQuery = keysetListQueryPipe<ActivityListQuery>(
     if (query.discard_reason !== undefined && query.status !== undefined && query.status !== 'discarded') {
       throw AppError.invalidParameter('discard_reason', 'discard_reason applies to discarded activities only (status=discarded).');
     }
-    if (query.trigger === undefined) return;
-    if (query.type === undefined) throw AppError.invalidParameter('trigger', 'trigger requires type.');
-    if (!triggerBelongsTo(query.type, query.trigger)) {
-      throw AppError.invalidParameter('trigger', `trigger ${String(query.trigger)} is not a trigger of type ${String(query.type)}.`);
-    }
+    checkTypeAndTrigger(query);
   },
 );
 
@@ -253,8 +248,7 @@ export class ActivitiesController {
     summary: 'List activities and what the pipeline made of them, most recently received first by default',
     description: 'Ordered by arrival (`received_at`, then id). Activities are kept `ACTIVITY_RETENTION_DAYS` (30) days after they arrive.',
   })
-  @ApiQuery(LIMIT_QUERY)
-  @ApiQuery(CURSOR_QUERY)
+  @ApiKeysetListQueries('received_at')
   @ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: ACTIVITY_STATUSES } })
   @ApiQuery({
     name: 'discard_reason',
@@ -262,17 +256,7 @@ export class ActivitiesController {
     description: 'Discarded activities with this reason; `status`, if given, must be `discarded`',
     schema: { type: 'string', enum: DISCARD_REASONS },
   })
-  @ApiQuery({ name: 'type', required: false, schema: { type: 'string', enum: SIGNAL_TYPES } })
-  @ApiQuery({
-    name: 'trigger',
-    required: false,
-    description: 'A trigger of the given `type`; requires `type`',
-    schema: { type: 'string', enum: ALL_TRIGGERS },
-  })
-  @ApiQuery({ name: 'received_after', required: false, description: '`received_at >= value`', schema: TIMESTAMP_SCHEMA })
-  @ApiQuery({ name: 'received_before', required: false, description: '`received_at < value`', schema: TIMESTAMP_SCHEMA })
-  @ApiQuery({ name: 'sort_by', required: false, schema: { type: 'string', enum: ['received_at'], default: 'received_at' } })
-  @ApiQuery({ name: 'sort_order', required: false, schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' } })
+  @ApiTypeAndTriggerQueries()
   @ApiOkResponse({ description: 'One page of activities', schema: pageSchema('ActivityStatus', ACTIVITY_STATUS) })
   @ApiErrors({ list: true }, 400, 503)
   list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(activityListQuery) query: ActivityListQuery) {

@@ -1,13 +1,12 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { keysetListQueryPipe, timestampParser } from '../../shared/interface/http/list-query.pipe';
 import {
   ApiErrors,
   ApiKeyAuth,
-  CURSOR_QUERY,
-  LIMIT_QUERY,
+  ApiKeysetListQueries,
   namedSchema,
   nullableRef,
   pageSchema,
@@ -195,12 +194,7 @@ export class BuyersController {
 
   @Get()
   @ApiOperation({ operationId: 'list_buyers', summary: 'List Buyers, newest first by default' })
-  @ApiQuery(LIMIT_QUERY)
-  @ApiQuery(CURSOR_QUERY)
-  @ApiQuery({ name: 'created_after', required: false, description: '`created_at >= value`', schema: TIMESTAMP_SCHEMA })
-  @ApiQuery({ name: 'created_before', required: false, description: '`created_at < value`', schema: TIMESTAMP_SCHEMA })
-  @ApiQuery({ name: 'sort_by', required: false, schema: { type: 'string', enum: ['created_at'], default: 'created_at' } })
-  @ApiQuery({ name: 'sort_order', required: false, schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' } })
+  @ApiKeysetListQueries('created_at')
   @ApiOkResponse({ description: 'One page of Buyers', schema: BUYER_PAGE })
   @ApiErrors({ list: true }, 400, 503)
   list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(buyerListQuery) query: BuyerListQuery) {

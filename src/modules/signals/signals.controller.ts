@@ -1,4 +1,4 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { applyDecorators, Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
 import { AppError } from '../../shared/application/app-error';
@@ -7,9 +7,8 @@ import { ID_PREFIXES } from '../../shared/domain/ids';
 import { enumParser, keysetListQueryPipe, prefixedIdParser, timestampParser } from '../../shared/interface/http/list-query.pipe';
 import {
   ApiErrors,
+  ApiKeysetListQueries,
   ApiKeyAuth,
-  CURSOR_QUERY,
-  LIMIT_QUERY,
   namedSchema,
   nullableRef,
   pageSchema,
@@ -19,8 +18,29 @@ import {
 } from '../../shared/interface/http/openapi.decorators';
 import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
 import { ATTRIBUTION } from '../buyers/buyers.controller';
-import { ALL_TRIGGERS, SIGNAL_TRIGGERS, SIGNAL_TYPES, triggerBelongsTo } from './signal-types';
+import { ALL_TRIGGERS, SIGNAL_TRIGGERS, SIGNAL_TYPES, SignalType, triggerBelongsTo } from './signal-types';
 import { SignalListQuery, SignalsService } from './signals.service';
+
+/** `type` and `trigger` as list filters (Signals, activities): the parameters, as documented. */
+export const ApiTypeAndTriggerQueries = (): MethodDecorator =>
+  applyDecorators(
+    ApiQuery({ name: 'type', required: false, schema: { type: 'string', enum: SIGNAL_TYPES } }),
+    ApiQuery({
+      name: 'trigger',
+      required: false,
+      description: 'A trigger of the given `type`; requires `type`',
+      schema: { type: 'string', enum: ALL_TRIGGERS },
+    }),
+  );
+
+/** A `trigger` filter needs its `type`, and must be one of that type's triggers. */
+export function checkTypeAndTrigger(query: { type?: SignalType; trigger?: string }): void {
+  if (query.trigger === undefined) return;
+  if (query.type === undefined) throw AppError.invalidParameter('trigger', 'trigger requires type.');
+  if (!triggerBelongsTo(query.type, query.trigger)) {
+    throw AppError.invalidParameter('trigger', `trigger ${query.trigger} is not a trigger of type ${query.type}.`);
+  }
+}
 
 const signalListQuery = keysetListQueryPipe<SignalListQuery>(
   'captured_at',
@@ -32,11 +52,7 @@ const signalListQuery = keysetListQueryPipe<SignalListQuery>(
     captured_before: timestampParser,
   },
   (query) => {
-    if (query.trigger === undefined) return;
-    if (query.type === undefined) throw AppError.invalidParameter('trigger', 'trigger requires type.');
-    if (!triggerBelongsTo(query.type, query.trigger)) {
-      throw AppError.invalidParameter('trigger', `trigger ${String(query.trigger)} is not a trigger of type ${String(query.type)}.`);
-    }
+    checkTypeAndTrigger(query);
   },
 );
 
@@ -153,20 +169,9 @@ export class SignalsController {
 
   @Get()
   @ApiOperation({ operationId: 'list_signals', summary: 'List Signals, most recently captured first by default' })
-  @ApiQuery(LIMIT_QUERY)
-  @ApiQuery(CURSOR_QUERY)
+  @ApiKeysetListQueries('captured_at')
   @ApiQuery({ name: 'buyer_id', required: false, schema: { type: 'string', pattern: '^buy_' } })
-  @ApiQuery({ name: 'type', required: false, schema: { type: 'string', enum: SIGNAL_TYPES } })
-  @ApiQuery({
-    name: 'trigger',
-    required: false,
-    description: 'A trigger of the given `type`; requires `type`',
-    schema: { type: 'string', enum: ALL_TRIGGERS },
-  })
-  @ApiQuery({ name: 'captured_after', required: false, description: '`captured_at >= value`', schema: TIMESTAMP_SCHEMA })
-  @ApiQuery({ name: 'captured_before', required: false, description: '`captured_at < value`', schema: TIMESTAMP_SCHEMA })
-  @ApiQuery({ name: 'sort_by', required: false, schema: { type: 'string', enum: ['captured_at'], default: 'captured_at' } })
-  @ApiQuery({ name: 'sort_order', required: false, schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' } })
+  @ApiTypeAndTriggerQueries()
   @ApiOkResponse({ description: 'One page of Signals', schema: SIGNAL_PAGE })
   @ApiErrors({ list: true }, 400, 503)
   list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(signalListQuery) query: SignalListQuery) {

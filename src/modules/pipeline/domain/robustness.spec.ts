@@ -167,11 +167,12 @@ describe('robustness', () => {
     expect(parseCriteria('•\tTitles: CFO\n•\tSeniority: VP+\n', 'persona').map((c) => c.kind)).toEqual(['title', 'seniority']);
   });
 
-  it('handles empty and huge descriptions quickly', () => {
+  // A catastrophic pattern would not finish within the test's timeout; how fast it is, is measured
+  // by the evaluator benchmark (npm run bench:evaluator), not here.
+  it('handles empty and huge descriptions', () => {
     expect(parseCriteria('', 'icp')).toEqual([]);
     const paragraph =
       'Fintech and insurance companies. Industries: Financial Services, Insurance. Employees: 50-1000. Revenue: $10M-$500M. Countries: Germany, France, Netherlands. Funding: Series A, Series B. Not agencies. ';
-    const started = Date.now();
     const criteria = parseCriteria(paragraph.repeat(1_000), 'icp');
     parseCriteria('1'.repeat(50_000), 'icp');
     parseCriteria('not '.repeat(20_000), 'icp');
@@ -196,7 +197,6 @@ describe('robustness', () => {
       } as unknown as CompanyInfo,
       [{ id: '1', name: 'x', description: 'Titles: CFO. Industries: Fintech. Countries: Germany. Funding: Seed. Company type: public' }],
     );
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(criteria.map((c) => c.kind)).toEqual(['industry', 'employees', 'revenue', 'country', 'funding', 'exclusion']);
   });
 

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiParam, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiParam, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { HeaderObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { ErrorCode, ERROR_STATUS } from '../../domain/errors';
 import type { KbFieldSpec, KbFields } from '../../application/kb-fields';
@@ -310,6 +310,22 @@ const RULE_FORMATS: Record<KbFieldSpec['rule'], { description?: string; example:
   image_url: { description: 'An absolute http or https URL', example: 'https://example.com/logo.png' },
   page_url: { description: 'An http(s) URL, or host and path such as example.com/pricing', example: 'example.com/pricing' },
 };
+
+/**
+ * The query parameters of a keyset list sorted on `timeColumn` (`created_at`): `limit`, `cursor`,
+ * the time range on that column (`created_after`, `created_before`), `sort_by` and `sort_order`.
+ */
+export function ApiKeysetListQueries(timeColumn: string): MethodDecorator {
+  const range = timeColumn.replace(/_at$/, '');
+  return applyDecorators(
+    ApiQuery(LIMIT_QUERY),
+    ApiQuery(CURSOR_QUERY),
+    ApiQuery({ name: `${range}_after`, required: false, description: `\`${timeColumn} >= value\``, schema: TIMESTAMP_SCHEMA }),
+    ApiQuery({ name: `${range}_before`, required: false, description: `\`${timeColumn} < value\``, schema: TIMESTAMP_SCHEMA }),
+    ApiQuery({ name: 'sort_by', required: false, schema: { type: 'string', enum: [timeColumn], default: timeColumn } }),
+    ApiQuery({ name: 'sort_order', required: false, schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' } }),
+  );
+}
 
 function fieldExample(name: string, spec: KbFieldSpec): string {
   if (spec.rule !== 'text') return RULE_FORMATS[spec.rule].example;

@@ -1,3 +1,4 @@
+import { percentile } from './numbers';
 import { performance } from 'node:perf_hooks';
 /**
  * The HTTP scenarios: the same requests, driven with the same load on the API and on the
@@ -297,11 +298,6 @@ export async function measureSimulate(api: Service, headers: Record<string, stri
 }
 
 /* ---- load ---- */
-
-function percentile(sorted: Float64Array, q: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 

@@ -14,6 +14,7 @@
  *   BENCH_SKIP_SCALE=1   Signals pages at 20M partitioned beside 1M in one table (bench/scale.ts, its settings there)
  *   REDIS_URL [redis://127.0.0.1:6379]
  */
+import { wholeNumber } from './numbers';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -67,13 +68,6 @@ const SERVERS = join(ROOT, 'dist-bench', 'bench');
 const PROFILE_DIR = join(__dirname, 'results', 'profiles');
 /** Fixed, so the deep cursor made here is valid for both servers. */
 const CURSOR_SECRET = 'http-benchmark-cursor-secret';
-
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^[0-9]+$/.test(raw)) throw new Error(`${name} must be a whole number, got "${raw}"`);
-  return Number(raw);
-}
 
 function readParams(env: NodeJS.ProcessEnv): Params {
   return {

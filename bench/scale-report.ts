@@ -1,4 +1,5 @@
 /** The scale benchmark's figures: per shape and database, the summary, the ratios, the targets and the table. */
+import { percentile } from './numbers';
 import { formatTable, TargetResult } from './report';
 
 /** A shape's latency summary on one database, in milliseconds (3 decimals: pages take well under a millisecond of SQL). */
@@ -34,10 +35,6 @@ export interface ScaleShapeResult {
 export const SCALE_RATIO = 1.2;
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-function percentile(sorted: number[], q: number): number {
-  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
 
 export function median(values: number[]): number {
   return percentile(

@@ -13,6 +13,7 @@
  *   BENCH_SCALE_SIGNALS [20000000]   Signals in the partitioned database (the single table has 1,000,000)
  *   BENCH_SCALE_ROUNDS [5]   BENCH_SCALE_RUNS [200]   rounds, and runs of each shape per database and round
  */
+import { wholeNumber } from './numbers';
 import { Pool, PoolClient } from 'pg';
 import { SignalFilter, signalsPageSql } from '../src/modules/signals/signals.repository';
 import type { KeysetPosition } from '../src/shared/application/pagination';
@@ -38,12 +39,7 @@ export interface ScaleParams {
 }
 
 export function readScaleParams(env: NodeJS.ProcessEnv): ScaleParams {
-  const whole = (name: string, fallback: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (!/^[0-9]+$/.test(raw)) throw new Error(`${name} must be a whole number, got "${raw}"`);
-    return Number(raw);
-  };
+  const whole = (name: string, fallback: number) => wholeNumber(env, name, fallback);
   return {
     serverUrl: env.BENCH_SCALE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
     reseed: env.BENCH_SCALE_RESEED === '1',

@@ -149,6 +149,28 @@ describe('GET /v1/events', () => {
     expect(events[2].data.object).toMatchObject({ id: topic.id, description: 'GDPR and CCPA' });
   });
 
+  test('concurrent knowledge-base writes of one workspace: one event each, numbered without a gap; the early commit stays in its own transaction', async () => {
+    const ws = await t.newWorkspace();
+    const topics = await Promise.all(
+      Array.from({ length: 30 }, (_, k) => createKb(t, ws, 'topics', { name: `T${k}`, short_name: `c${k}-${uniq()}`, description: 'x' })),
+    );
+    await Promise.all(topics.slice(0, 10).map((topic) => deleteKb(t, ws, 'topics', topic.id)));
+    const { events } = await readAll(ws, undefined, '', 7);
+    expect(events).toHaveLength(40);
+    expect(new Set(events.filter((e) => e.type === 'kb.topic.created').map((e) => e.data.object.id))).toEqual(
+      new Set(topics.map((x) => x.id)),
+    );
+    const [{ seqs }]: Array<{ seqs: string[] }> = await t.app
+      .get(DataSource)
+      .query(`SELECT array_agg(seq::text ORDER BY seq) AS seqs FROM events WHERE workspace_id = $1`, [internalId(ws.workspace_id)]);
+    expect(seqs).toEqual(Array.from({ length: 40 }, (_, k) => String(k + 1)));
+    // Every pooled connection commits synchronously again: the setting lasted one transaction.
+    const settings: Array<Array<{ synchronous_commit: string }>> = await Promise.all(
+      Array.from({ length: 10 }, () => t.app.get(DataSource).query('SHOW synchronous_commit')),
+    );
+    expect(settings.map(([row]) => row.synchronous_commit)).toEqual(Array(10).fill('on'));
+  });
+
   test('a write that fails leaves no event: a short_name conflict, an update or delete of nothing', async () => {
     const ws = await t.newWorkspace();
     const shortName = `dup-${uniq()}`;

@@ -21,6 +21,25 @@ export function eventNumbers(name: string, workspace: string, count: string): st
 }
 
 /**
+ * For a change made by one statement in its own transaction: a CTE (`name`) that, once read, makes
+ * that transaction commit without waiting for the WAL flush, so the workspace's counter lock
+ * (`eventNumbers`) is released as soon as the commit is written, not after the disk confirms it:
+ * one workspace's writers no longer queue behind each other's flushes. The writer must then wait
+ * for `DURABLE` before it acknowledges the change (ADR 0059).
+ */
+export function commitWithoutFlush(name: string): string {
+  return `${name} AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)`;
+}
+
+/**
+ * Returns once every transaction committed before it started is flushed to the WAL: it takes a
+ * transaction id, so its own commit writes a record and, committing synchronously, waits for the
+ * WAL to be flushed up to that record, which lies after every earlier commit's. Any connection
+ * will do.
+ */
+export const DURABLE = 'SELECT pg_current_xact_id()';
+
+/**
  * A row of `alias` as the event's `data`, its bigint columns as text (JSON numbers would lose
  * digits in JavaScript). For tables whose nested objects' key order does not matter.
  */

@@ -2,7 +2,7 @@ import { Repository } from 'typeorm';
 import type { KeysetPosition } from '../application/pagination';
 import { requireWorkspace, WorkspaceContext } from '../application/workspace-context';
 import { KbEventAction, kbEventType, kbObjectType } from '../domain/events';
-import { EVENT_COLUMNS, eventNumbers, rowJson } from './event-outbox';
+import { commitWithoutFlush, DURABLE, EVENT_COLUMNS, eventNumbers, rowJson } from './event-outbox';
 import { KbRecordEntity } from './kb-record.entity';
 import { keysetSql } from './keyset-sql';
 import { preparedQuery } from './prepared-query';
@@ -25,11 +25,14 @@ export class KbRepository<E extends KbRecordEntity> {
 
   /**
    * CTEs that record the event of the row `changed` returns (at most one), in the statement that
-   * changes it: the write and its event commit together, or neither does.
+   * changes it: the write and its event commit together, or neither does. The statement's
+   * transaction commits without waiting for the flush (the counter's lock is held only until the
+   * commit is written); `write` waits for it before the change is acknowledged.
    */
   private eventOf(action: KbEventAction, changed: string, previous = 'NULL::json', from = `${changed} r`): string {
     const count = `(SELECT count(*) FROM ${changed})${this.events ? '' : ' * 0'}`;
-    return `${eventNumbers('numbers', `(SELECT c.workspace_id FROM ${changed} c LIMIT 1)`, count)},
+    return `${commitWithoutFlush('early')},
+      ${eventNumbers('numbers', `(SELECT c.workspace_id FROM ${changed} c, early LIMIT 1)`, count)},
       event AS (INSERT INTO events (${EVENT_COLUMNS})
       SELECT r.workspace_id, n.last, '${kbEventType(this.path, action)}', '${kbObjectType(this.path)}', ${rowJson('r')}, ${previous}
         FROM ${from}, numbers n)`;
@@ -84,8 +87,7 @@ export class KbRepository<E extends KbRecordEntity> {
     const row = { ...record, workspace_id: workspaceId, deleted_at: null } as unknown as E;
     const values = row as unknown as Record<string, unknown>;
     const { insert, properties, columns } = this.sqlNames;
-    await preparedQuery(
-      this.repo.manager,
+    await this.write(
       `WITH inserted AS (${insert} RETURNING ${columns}), ${this.eventOf('created', 'inserted')} SELECT 1`,
       properties.map((name) => values[name] ?? null),
     );
@@ -106,8 +108,7 @@ export class KbRepository<E extends KbRecordEntity> {
       .map(([name, value]) => `${name} = $${params.push(value)}`);
     sets.push(`updated_at = GREATEST($3::timestamptz, date_trunc('second', t.updated_at) + interval '1 second')`);
     // The earlier row, read in the statement's snapshot (before the update), is the event's `previous`.
-    const { rows } = await preparedQuery<E>(
-      this.repo.manager,
+    const rows = await this.write<E>(
       `WITH updated AS (UPDATE ${table} t SET ${sets.join(', ')}
                          WHERE t.workspace_id = $1 AND t.id = $2 AND t.deleted_at IS NULL RETURNING ${columns}),
             ${this.eventOf('updated', 'updated', rowJson('o'), `updated r JOIN ${table} o ON o.workspace_id = r.workspace_id AND o.id = r.id`)}
@@ -120,13 +121,23 @@ export class KbRepository<E extends KbRecordEntity> {
   /** Soft delete; false when there was no active record to delete. The event carries the record as it was. */
   async softDelete(ctx: WorkspaceContext, id: string, now: Date): Promise<boolean> {
     const { columns, table } = this.sqlNames;
-    const { rows } = await preparedQuery(
-      this.repo.manager,
+    const rows = await this.write(
       `WITH deleted AS (UPDATE ${table} SET deleted_at = $3 WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING ${columns}),
             ${this.eventOf('deleted', 'deleted')}
        SELECT 1 FROM deleted`,
       [requireWorkspace(ctx), id, now],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * A change and its event in one statement, acknowledged only once durable: the statement's
+   * commit does not wait for the flush (`eventOf`), so this waits for it afterwards. A change
+   * that made no row (nothing to update or delete) has nothing to wait for.
+   */
+  private async write<Row>(text: string, params: readonly unknown[]): Promise<Row[]> {
+    const { rows, rowCount } = await preparedQuery<Row>(this.repo.manager, text, params);
+    if (rowCount !== 0) await preparedQuery(this.repo.manager, DURABLE, []);
+    return rows;
   }
 }

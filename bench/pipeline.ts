@@ -168,12 +168,12 @@ interface BenchReceiver {
   url: string;
   /** Deliveries received so far. */
   count(): number;
-  /** Arrival time by the `gclid` of a Signal's click ids (each demo website activity has its own). */
+  /** First arrival time by Signal id (the number after `sig_`, without leading zeros). */
   arrivals: Map<string, number>;
   close(): Promise<void>;
 }
 
-/** A local receiver answering 204 at once, counting deliveries and timing each Signal's arrival. */
+/** A local receiver answering 204 at once, counting deliveries and timing each Signal's first arrival. */
 async function startBenchReceiver(): Promise<BenchReceiver> {
   let count = 0;
   const arrivals = new Map<string, number>();
@@ -182,8 +182,10 @@ async function startBenchReceiver(): Promise<BenchReceiver> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       count += 1;
-      const gclid = /"gclid":"([^"]+)"/.exec(Buffer.concat(chunks).toString('utf8'))?.[1];
-      if (gclid && !arrivals.has(gclid)) arrivals.set(gclid, Date.now());
+      // The first `sig_` id of a signal.created body is its Signal's (the event's own id is `evt_`).
+      const digits = /"id":"sig_([0-9]+)"/.exec(Buffer.concat(chunks).toString('utf8'))?.[1];
+      const signal = digits && String(BigInt(digits));
+      if (signal && !arrivals.has(signal)) arrivals.set(signal, Date.now());
       res.writeHead(204).end();
     });
   });
@@ -231,10 +233,11 @@ async function webhookFigures(
   await waitUntil(() => Promise.resolve(receiver.count() >= before + eventIds.length), 'the redeliveries', 300_000);
   const burstSeconds = (Date.now() - burstStarted) / 1000;
 
-  // Freshness: a steady rate, each website activity timed from its 202 to its Signal's webhook.
+  // Freshness: a steady rate, each activity timed from its 202 to its Signal's webhook (activities
+  // that make no Signal — a page no Target Page names — are not timed).
   const intake = app.get(ActivitiesService);
+  /** Acceptance time by activity id (the number after `act_`, without leading zeros). */
   const accepted = new Map<string, number>();
-  // Its gclids (g0, g1…) repeat the first run's.
   receiver.arrivals.clear();
   const total = FRESHNESS_RATE * FRESHNESS_SECONDS;
   const tick = 100;
@@ -242,12 +245,9 @@ async function webhookFigures(
   const started = Date.now();
   for (let sent = 0; sent < total; sent += perTick) {
     const batch = Array.from({ length: Math.min(perTick, total - sent) }, (_, k) => demoActivity(sent + k, total, `${run}f`));
-    await intake.intake(ctx, { activities: batch });
+    const answer = await intake.intake(ctx, { activities: batch });
     const at = Date.now();
-    for (const activity of batch) {
-      const gclid = /gclid=([^&]+)/.exec(String((activity.website as { url?: string } | undefined)?.url ?? ''))?.[1];
-      if (gclid) accepted.set(gclid, at);
-    }
+    for (const activity of answer.data) accepted.set(String(BigInt(activity.id.slice(4))), at);
     const next = started + ((sent + perTick) / perTick) * tick;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())));
   }
@@ -269,9 +269,14 @@ async function webhookFigures(
     last = receiver.count();
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
-  const latencies = [...accepted]
-    .filter(([gclid]) => receiver.arrivals.has(gclid))
-    .map(([gclid, at]) => receiver.arrivals.get(gclid)! - at)
+  // Each delivered Signal's activity, to find when that activity was accepted.
+  const made: Array<{ id: string; activity_id: string }> = await database.query(
+    `SELECT id::text, activity_id::text FROM signals WHERE workspace_id = $1 AND id = ANY($2::bigint[])`,
+    [requireWorkspace(ctx), [...receiver.arrivals.keys()]],
+  );
+  const latencies = made
+    .filter((row) => accepted.has(row.activity_id))
+    .map((row) => receiver.arrivals.get(row.id)! - accepted.get(row.activity_id)!)
     .sort((a, b) => a - b);
   return {
     delivery: { deliveries: eventIds.length, seconds: burstSeconds, per_second: Math.round(eventIds.length / burstSeconds) },

@@ -111,17 +111,19 @@ async function existing(url: string, spec: ScaleDatabaseSpec): Promise<{ workspa
 
 /**
  * The Signals table's shape, once every migration has run: for the single table, the partitioning
- * reverted (the schema before it). After this, the CLI must not touch the database: it migrates first.
+ * reverted (the schema before it), with the migrations after it reverted first (on a new, empty
+ * database they take no time). After this, the CLI must not touch the database: it migrates first.
  */
 async function shapeSignals(url: string, spec: ScaleDatabaseSpec): Promise<void> {
   if (spec.partitioned) return addPastMonths(url, spec.days);
   const dataSource = new DataSource({ ...dataSourceOptions(url), extra: { max: 1 } });
   await dataSource.initialize();
   try {
-    const ran = await dataSource.query<Array<{ name: string }>>(`SELECT name FROM migrations ORDER BY id DESC LIMIT 1`);
-    const last = new SignalsByMonth1764633600000().name;
-    if (ran[0]?.name !== last) throw new Error(`the last migration is ${ran[0]?.name}, not ${last}`);
-    await dataSource.undoLastMigration({ transaction: 'each' });
+    const target = new SignalsByMonth1764633600000().name;
+    const ran = await dataSource.query<Array<{ name: string }>>(`SELECT name FROM migrations ORDER BY id DESC`);
+    const depth = ran.findIndex((migration) => migration.name === target);
+    if (depth < 0) throw new Error(`${target} has not run`);
+    for (let k = 0; k <= depth; k++) await dataSource.undoLastMigration({ transaction: 'each' });
   } finally {
     await dataSource.destroy();
   }

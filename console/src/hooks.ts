@@ -17,7 +17,10 @@ const byId = (item: { id: string }) => item.id;
  * A cursor-paged list: the first page whenever `key` (the filters) changes, the next one on
  * `more()`. Replies to superseded requests are dropped.
  */
-export function usePagedList<T extends { id: string }>(key: string, load: (cursor: string | undefined) => Promise<PageLike<T>>): PagedList<T> {
+export function usePagedList<T extends { id: string }>(
+  key: string,
+  load: (cursor: string | undefined) => Promise<PageLike<T>>,
+): PagedList<T> {
   const [state, dispatch] = useReducer(pagingReducer<T, ApiError | Error>, undefined, () => initialPaging<T, ApiError | Error>());
   const loadRef = useRef(load);
   useEffect(() => {

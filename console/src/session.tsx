@@ -40,7 +40,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [accept, forget]);
 
   const signIn = useCallback(
-    async (email: string, password: string) => accept(await request<SessionAnswer>('POST', '/session', { body: { email, password }, quiet401: true })),
+    async (email: string, password: string) =>
+      accept(await request<SessionAnswer>('POST', '/session', { body: { email, password }, quiet401: true })),
     [accept],
   );
   const signOut = useCallback(async () => {

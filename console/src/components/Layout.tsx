@@ -18,12 +18,18 @@ export function Layout() {
         Skip to content
       </a>
       <header className="topbar">
-        <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="sidebar" onClick={() => setMenuOpen((open) => !open)}>
+        <button
+          type="button"
+          className="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="sidebar"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
           Menu
         </button>
         <span className="brand">Buyer intelligence</span>
         <span className="workspace">{user ? `${user.workspace_name} · ${user.email}` : ''}</span>
-        <button type="button" onClick={() => signOut().catch((caught: unknown) => setError(messageOf(caught)))}>
+        <button type="button" onClick={() => void signOut().catch((caught: unknown) => setError(messageOf(caught)))}>
           Sign out
         </button>
       </header>

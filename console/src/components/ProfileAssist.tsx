@@ -42,8 +42,8 @@ function Examples({ title, examples }: { title: string; examples?: SimulationExa
             {example.criterion ? (
               <span className="muted">
                 {' '}
-                — {example.criterion.kind}: {example.criterion.buyer_value || 'unknown'}; now {example.criterion.now?.status ?? '—'}, with the draft{' '}
-                {example.criterion.draft?.status ?? '—'}
+                — {example.criterion.kind}: {example.criterion.buyer_value || 'unknown'}; now {example.criterion.now?.status ?? '—'}, with
+                the draft {example.criterion.draft?.status ?? '—'}
               </span>
             ) : null}
           </li>
@@ -142,8 +142,8 @@ export function ProfileAssist({ path, recordId, description }: { path: 'icps' | 
         {simulation ? (
           <div className="simulation">
             <p>
-              Of {simulation.evaluated ?? 0} recent Buyers, {simulation.matched_now ?? 0} match now and {simulation.matched_with_draft ?? 0} would match
-              with this description: {simulation.entered ?? 0} would enter, {simulation.left ?? 0} would leave.
+              Of {simulation.evaluated ?? 0} recent Buyers, {simulation.matched_now ?? 0} match now and {simulation.matched_with_draft ?? 0}{' '}
+              would match with this description: {simulation.entered ?? 0} would enter, {simulation.left ?? 0} would leave.
             </p>
             <Examples title="Would enter" examples={simulation.examples?.entered} />
             <Examples title="Would leave" examples={simulation.examples?.left} />

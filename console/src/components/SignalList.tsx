@@ -9,8 +9,8 @@ export function SignalList({ signals, label, showBuyer }: { signals: readonly Si
     <ol className="timeline" aria-label={label}>
       {signals.map((signal) => (
         <li key={signal.id}>
-          <time dateTime={signal.captured_at}>{formatTime(signal.captured_at)}</time>{' '}
-          <span className="badge info">{signal.type}</span> <strong>{humanize(signalTrigger(signal))}</strong> {signalSummary(signal)}
+          <time dateTime={signal.captured_at}>{formatTime(signal.captured_at)}</time> <span className="badge info">{signal.type}</span>{' '}
+          <strong>{humanize(signalTrigger(signal))}</strong> {signalSummary(signal)}
           {showBuyer ? (
             <>
               {' · '}

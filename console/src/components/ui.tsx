@@ -19,11 +19,7 @@ export function PagingFooter<T extends { id: string }>({ list, noun }: { list: P
   return (
     <div className="paging">
       <ErrorNotice error={list.error} />
-      {list.loading ? (
-        <p role="status">Loading…</p>
-      ) : list.items.length === 0 && !list.error ? (
-        <p role="status">No {noun} yet.</p>
-      ) : null}
+      {list.loading ? <p role="status">Loading…</p> : list.items.length === 0 && !list.error ? <p role="status">No {noun} yet.</p> : null}
       {list.hasMore ? (
         <button type="button" onClick={list.more} disabled={list.loading}>
           More
@@ -118,7 +114,19 @@ export function SecretOnce({ label, secret, onDone }: { label: string; secret: s
 }
 
 /** A labelled field: label, control, hint and the error the API placed on it. */
-export function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string; children: ReactNode }) {
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  children: ReactNode;
+}) {
   return (
     <div className={error ? 'field invalid' : 'field'}>
       <label htmlFor={id}>{label}</label>

@@ -42,7 +42,13 @@ const shortName: KbFieldDecl = {
   maxLength: 64,
   hint: 'Unique within the resource',
 };
-const description = (required: boolean): KbFieldDecl => ({ name: 'description', label: 'Description', input: 'textarea', required, maxLength: 10_000 });
+const description = (required: boolean): KbFieldDecl => ({
+  name: 'description',
+  label: 'Description',
+  input: 'textarea',
+  required,
+  maxLength: 10_000,
+});
 
 const profileFields = [name, shortName, description(true)];
 const companyFields = (descriptionRequired: boolean): KbFieldDecl[] => [
@@ -64,7 +70,14 @@ const companyFields = (descriptionRequired: boolean): KbFieldDecl[] => [
 const pageFields = [
   name,
   shortName,
-  { name: 'url', label: 'URL', input: 'text', required: true, maxLength: 2048, hint: 'An http(s) URL, or host and path such as example.com/pricing' },
+  {
+    name: 'url',
+    label: 'URL',
+    input: 'text',
+    required: true,
+    maxLength: 2048,
+    hint: 'An http(s) URL, or host and path such as example.com/pricing',
+  },
   description(true),
 ] satisfies KbFieldDecl[];
 

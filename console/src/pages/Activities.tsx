@@ -20,13 +20,33 @@ const DISCARD_REASONS = ['unresolved_identity', 'excluded_company', 'no_target_m
 /** "Closest: Target Page tpg_… (example.com/pricing); differs in host and path". */
 export function nearMissText(nearMiss: ActivityNearMiss): string {
   if (!nearMiss) return '';
-  const target = nearMiss.target_page_id ? `Target Page ${nearMiss.target_page_id}` : nearMiss.target_form_id ? `Target Form ${nearMiss.target_form_id}` : 'a target';
+  const target = nearMiss.target_page_id
+    ? `Target Page ${nearMiss.target_page_id}`
+    : nearMiss.target_form_id
+      ? `Target Form ${nearMiss.target_form_id}`
+      : 'a target';
   const parts = nearMiss.differences;
-  const differs = parts.length ? `; differs in ${parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0]}` : '';
+  const differs = parts.length
+    ? `; differs in ${parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0]}`
+    : '';
   return `Closest: ${target} (${nearMiss.url})${differs}`;
 }
 
-function Select({ id, label, value, options, onChange, disabled }: { id: string; label: string; value?: string; options: readonly string[]; onChange: (value?: string) => void; disabled?: boolean }) {
+function Select({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+  disabled,
+}: {
+  id: string;
+  label: string;
+  value?: string;
+  options: readonly string[];
+  onChange: (value?: string) => void;
+  disabled?: boolean;
+}) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -52,7 +72,13 @@ export function ActivitiesPage() {
     <>
       <h1>Activities</h1>
       <form className="filters" aria-label="Activity filters" onSubmit={(event) => event.preventDefault()}>
-        <Select id="activity-status" label="Status" value={filters.status} options={STATUSES} onChange={(status) => setFilters({ ...filters, status })} />
+        <Select
+          id="activity-status"
+          label="Status"
+          value={filters.status}
+          options={STATUSES}
+          onChange={(status) => setFilters({ ...filters, status })}
+        />
         <Select
           id="activity-discard-reason"
           label="Discard reason"
@@ -60,7 +86,13 @@ export function ActivitiesPage() {
           options={DISCARD_REASONS}
           onChange={(discard_reason) => setFilters({ ...filters, discard_reason })}
         />
-        <Select id="activity-type" label="Type" value={filters.type} options={SIGNAL_TYPES} onChange={(type) => setFilters({ ...filters, type, trigger: undefined })} />
+        <Select
+          id="activity-type"
+          label="Type"
+          value={filters.type}
+          options={SIGNAL_TYPES}
+          onChange={(type) => setFilters({ ...filters, type, trigger: undefined })}
+        />
         <Select
           id="activity-trigger"
           label="Trigger"
@@ -96,7 +128,9 @@ export function ActivitiesPage() {
                 <td>{activity.status}</td>
                 <td>{activity.discard_reason ? humanize(activity.discard_reason) : '—'}</td>
                 <td>{nearMissText(activity.near_miss) || '—'}</td>
-                <td>{activity.buyer_id ? <Link to={`/buyers/${encodeURIComponent(activity.buyer_id)}`}>Buyer {activity.buyer_id}</Link> : '—'}</td>
+                <td>
+                  {activity.buyer_id ? <Link to={`/buyers/${encodeURIComponent(activity.buyer_id)}`}>Buyer {activity.buyer_id}</Link> : '—'}
+                </td>
               </tr>
             ))}
           </tbody>

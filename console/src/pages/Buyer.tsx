@@ -24,7 +24,9 @@ function Facts({ rows }: { rows: [string, string | number | undefined][] }) {
 
 function sourceText(verdict: CriterionVerdict): string {
   if (!verdict.source) return '—';
-  return verdict.source.type === 'activity' ? `activity ${verdict.source.activity_id ?? ''}`.trim() : `enrichment ${verdict.source.provider ?? ''}`.trim();
+  return verdict.source.type === 'activity'
+    ? `activity ${verdict.source.activity_id ?? ''}`.trim()
+    : `enrichment ${verdict.source.provider ?? ''}`.trim();
 }
 
 function EvaluationTable({ title, part }: { title: string; part: BuyerEvaluation['icp'] }) {

@@ -31,7 +31,9 @@ export function MatchBadges({ buyer }: { buyer: Buyer }) {
   return (
     <>
       {buyer.company_info.is_icp ? <Badge tone="pass">ICP: {buyer.company_info.icp_name || buyer.company_info.icp_id}</Badge> : null}
-      {buyer.contact_info.is_persona ? <Badge tone="pass">Persona: {buyer.contact_info.persona_name || buyer.contact_info.persona_id}</Badge> : null}
+      {buyer.contact_info.is_persona ? (
+        <Badge tone="pass">Persona: {buyer.contact_info.persona_name || buyer.contact_info.persona_id}</Badge>
+      ) : null}
     </>
   );
 }
@@ -41,7 +43,11 @@ export function BuyersPage() {
   const [draft, setDraft] = useState<BuyerFilters>(NO_FILTERS);
   const [filters, setFilters] = useState<BuyerFilters>(NO_FILTERS);
   const [match, setMatch] = useState<Match>('all');
-  const query = { created_after: localToIso(filters.created_after), created_before: localToIso(filters.created_before), sort_order: filters.sort_order };
+  const query = {
+    created_after: localToIso(filters.created_after),
+    created_before: localToIso(filters.created_before),
+    sort_order: filters.sort_order,
+  };
   const list = usePagedList<Buyer>(JSON.stringify(query), (cursor) => api.get<Page<Buyer>>('/buyers', { ...query, cursor }));
   const shown = list.items.filter((buyer) => matches(buyer, match));
 
@@ -94,7 +100,9 @@ export function BuyersPage() {
               <MatchBadges buyer={buyer} />
             </p>
             {buyer.company_info.icp_reasoning || buyer.contact_info.persona_reasoning ? (
-              <p className="muted">{snippet([buyer.company_info.icp_reasoning, buyer.contact_info.persona_reasoning].filter(Boolean).join(' '))}</p>
+              <p className="muted">
+                {snippet([buyer.company_info.icp_reasoning, buyer.contact_info.persona_reasoning].filter(Boolean).join(' '))}
+              </p>
             ) : null}
           </li>
         ))}

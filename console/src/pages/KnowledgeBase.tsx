@@ -5,14 +5,32 @@ import { ProfileAssist } from '../components/ProfileAssist';
 import { ConfirmButton, describedBy, ErrorNotice, Field, PagingFooter } from '../components/ui';
 import { usePagedList, useTitle } from '../hooks';
 import { placeError, type PlacedError } from '../lib/field-errors';
-import { bodyFor, initialValues, KB_RESOURCES, kbResource, type FormValues, type KbFieldDecl, type KbResourceDecl } from '../lib/kb-resources';
+import {
+  bodyFor,
+  initialValues,
+  KB_RESOURCES,
+  kbResource,
+  type FormValues,
+  type KbFieldDecl,
+  type KbResourceDecl,
+} from '../lib/kb-resources';
 import { snippet } from '../lib/query';
 import type { KbRecord, Page } from '../types';
 
 /** The param segments that stand for another field: the criteria are read from the description. */
 const ALIASES = { criteria: 'description' };
 
-function FieldInput({ field, value, error, onChange }: { field: KbFieldDecl; value: string; error?: string; onChange: (value: string) => void }) {
+function FieldInput({
+  field,
+  value,
+  error,
+  onChange,
+}: {
+  field: KbFieldDecl;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+}) {
   const id = `kb-${field.name}`;
   const common = {
     id,
@@ -35,7 +53,17 @@ function FieldInput({ field, value, error, onChange }: { field: KbFieldDecl; val
 }
 
 /** One form for every resource: create, or edit `record`; the API's errors placed at their field. */
-function KbForm({ resource, record, onSaved, onCancel }: { resource: KbResourceDecl; record: KbRecord | null; onSaved: (record: KbRecord, created: boolean) => void; onCancel: () => void }) {
+function KbForm({
+  resource,
+  record,
+  onSaved,
+  onCancel,
+}: {
+  resource: KbResourceDecl;
+  record: KbRecord | null;
+  onSaved: (record: KbRecord, created: boolean) => void;
+  onCancel: () => void;
+}) {
   const original = record ? initialValues(resource, record) : undefined;
   const [values, setValues] = useState<FormValues>(() => initialValues(resource, record ?? undefined));
   const [error, setError] = useState<PlacedError | null>(null);
@@ -82,7 +110,9 @@ function KbForm({ resource, record, onSaved, onCancel }: { resource: KbResourceD
           onChange={(value) => setValues((current) => ({ ...current, [field.name]: value }))}
         />
       ))}
-      {resource.profile ? <ProfileAssist path={resource.path as 'icps' | 'personas'} recordId={record?.id} description={values.description ?? ''} /> : null}
+      {resource.profile ? (
+        <ProfileAssist path={resource.path as 'icps' | 'personas'} recordId={record?.id} description={values.description ?? ''} />
+      ) : null}
       <div className="actions">
         <button type="submit" className="primary" disabled={busy}>
           {record ? 'Save' : 'Create'}
@@ -102,8 +132,12 @@ function KbList({ resource }: { resource: KbResourceDecl }) {
   const [editing, setEditing] = useState<KbRecord | null>(null);
   const [notice, setNotice] = useState('');
   const [error, setError] = useState<unknown>(null);
-  const extraColumns = [...resource.fields.filter((field) => !['name', 'short_name', 'description'].includes(field.name)).map((field) => field.name), ...resource.computed];
-  const label = (name: string) => resource.fields.find((field) => field.name === name)?.label ?? (name === 'canonical_url' ? 'Canonical URL' : name);
+  const extraColumns = [
+    ...resource.fields.filter((field) => !['name', 'short_name', 'description'].includes(field.name)).map((field) => field.name),
+    ...resource.computed,
+  ];
+  const label = (name: string) =>
+    resource.fields.find((field) => field.name === name)?.label ?? (name === 'canonical_url' ? 'Canonical URL' : name);
 
   const remove = async (record: KbRecord) => {
     setError(null);
@@ -156,7 +190,11 @@ function KbList({ resource }: { resource: KbResourceDecl }) {
                   <button type="button" onClick={() => setEditing(record)} aria-label={`Edit ${record.name}`}>
                     Edit
                   </button>
-                  <ConfirmButton label="Delete" question={`Delete ${resource.singular} “${record.name}”?`} onConfirm={() => remove(record)} />
+                  <ConfirmButton
+                    label="Delete"
+                    question={`Delete ${resource.singular} “${record.name}”?`}
+                    onConfirm={() => remove(record)}
+                  />
                 </td>
               </tr>
             ))}

@@ -7,7 +7,9 @@ import { formatTime } from '../lib/query';
 import type { ApiKey, ApiKeyWithSecret, Page, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from '../types';
 
 function ApiKeys() {
-  const list = usePagedList<ApiKey>('api-keys', () => api.get<Page<ApiKey>>('/api-keys').then((answer) => ({ data: answer.data, pagination: { next_cursor: null } })));
+  const list = usePagedList<ApiKey>('api-keys', () =>
+    api.get<Page<ApiKey>>('/api-keys').then((answer) => ({ data: answer.data, pagination: { next_cursor: null } })),
+  );
   const [scope, setScope] = useState<'read' | 'write'>('read');
   const [created, setCreated] = useState<ApiKeyWithSecret | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -39,7 +41,9 @@ function ApiKeys() {
         </button>
       </form>
       <ErrorNotice error={error} />
-      {created ? <SecretOnce label={`New ${created.scope} key ${created.id}`} secret={created.secret} onDone={() => setCreated(null)} /> : null}
+      {created ? (
+        <SecretOnce label={`New ${created.scope} key ${created.id}`} secret={created.secret} onDone={() => setCreated(null)} />
+      ) : null}
       <div className="table-wrap">
         <table>
           <caption className="visually-hidden">API keys</caption>
@@ -127,7 +131,17 @@ function Deliveries({ endpoint, version }: { endpoint: WebhookEndpoint; version:
 
 const ENDPOINT_FIELDS = ['url', 'enabled_events', 'description'];
 
-function EndpointRow({ endpoint, onChanged, onDeleted, onSecret }: { endpoint: WebhookEndpoint; onChanged: (endpoint: WebhookEndpoint) => void; onDeleted: () => void; onSecret: (endpoint: WebhookEndpointWithSecret) => void }) {
+function EndpointRow({
+  endpoint,
+  onChanged,
+  onDeleted,
+  onSecret,
+}: {
+  endpoint: WebhookEndpoint;
+  onChanged: (endpoint: WebhookEndpoint) => void;
+  onDeleted: () => void;
+  onSecret: (endpoint: WebhookEndpointWithSecret) => void;
+}) {
   const [open, setOpen] = useState(false);
   const [version, setVersion] = useState(0);
   const [error, setError] = useState<unknown>(null);
@@ -145,16 +159,31 @@ function EndpointRow({ endpoint, onChanged, onDeleted, onSecret }: { endpoint: W
     <li className="card">
       <h3 className="card-title mono">{endpoint.url}</h3>
       <p>
-        {endpoint.enabled ? 'Enabled' : `Disabled${endpoint.disabled_reason ? ` (${endpoint.disabled_reason})` : ''}`} · events: {endpoint.enabled_events.join(', ')}
+        {endpoint.enabled ? 'Enabled' : `Disabled${endpoint.disabled_reason ? ` (${endpoint.disabled_reason})` : ''}`} · events:{' '}
+        {endpoint.enabled_events.join(', ')}
         {endpoint.description ? ` · ${endpoint.description}` : ''}
       </p>
       <ErrorNotice error={error} />
       <p role="status">{notice}</p>
       <div className="actions">
-        <button type="button" onClick={() => void act(async () => onChanged(await api.patch<WebhookEndpoint>(`/webhook-endpoints/${seg(endpoint.id)}`, { enabled: !endpoint.enabled })))}>
+        <button
+          type="button"
+          onClick={() =>
+            void act(async () =>
+              onChanged(await api.patch<WebhookEndpoint>(`/webhook-endpoints/${seg(endpoint.id)}`, { enabled: !endpoint.enabled })),
+            )
+          }
+        >
           {endpoint.enabled ? 'Disable' : 'Enable'}
         </button>
-        <button type="button" onClick={() => void act(async () => onSecret(await api.post<WebhookEndpointWithSecret>(`/webhook-endpoints/${seg(endpoint.id)}/rotate-secret`)))}>
+        <button
+          type="button"
+          onClick={() =>
+            void act(async () =>
+              onSecret(await api.post<WebhookEndpointWithSecret>(`/webhook-endpoints/${seg(endpoint.id)}/rotate-secret`)),
+            )
+          }
+        >
           Rotate secret
         </button>
         <button
@@ -162,7 +191,9 @@ function EndpointRow({ endpoint, onChanged, onDeleted, onSecret }: { endpoint: W
           onClick={() =>
             void act(async () => {
               const delivery = await api.post<WebhookDelivery>(`/webhook-endpoints/${seg(endpoint.id)}/test`);
-              setNotice(`Test sent: ${delivery.succeeded ? 'succeeded' : 'failed'}${delivery.status_code ? ` (${delivery.status_code})` : ''}.`);
+              setNotice(
+                `Test sent: ${delivery.succeeded ? 'succeeded' : 'failed'}${delivery.status_code ? ` (${delivery.status_code})` : ''}.`,
+              );
               setVersion((n) => n + 1);
             })
           }
@@ -187,7 +218,9 @@ function EndpointRow({ endpoint, onChanged, onDeleted, onSecret }: { endpoint: W
 }
 
 function WebhookEndpoints() {
-  const list = usePagedList<WebhookEndpoint>('webhook-endpoints', (cursor) => api.get<Page<WebhookEndpoint>>('/webhook-endpoints', { cursor }));
+  const list = usePagedList<WebhookEndpoint>('webhook-endpoints', (cursor) =>
+    api.get<Page<WebhookEndpoint>>('/webhook-endpoints', { cursor }),
+  );
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState('signal.created');
   const [description, setDescription] = useState('');
@@ -199,14 +232,22 @@ function WebhookEndpoints() {
     setError(null);
     try {
       const enabled_events = events.split(/[\s,]+/).filter(Boolean);
-      const created = await api.post<WebhookEndpointWithSecret>('/webhook-endpoints', { url, enabled_events, ...(description ? { description } : {}) });
+      const created = await api.post<WebhookEndpointWithSecret>('/webhook-endpoints', {
+        url,
+        enabled_events,
+        ...(description ? { description } : {}),
+      });
       setSecret(created);
       const { secret: _secret, ...shown } = created;
       list.prepend([shown]);
       setUrl('');
       setDescription('');
     } catch (caught) {
-      setError(caught instanceof ApiError ? { field: fieldForParam(caught.param, ENDPOINT_FIELDS), message: caught.message } : { field: null, message: String(caught) });
+      setError(
+        caught instanceof ApiError
+          ? { field: fieldForParam(caught.param, ENDPOINT_FIELDS), message: caught.message }
+          : { field: null, message: String(caught) },
+      );
     }
   };
   const at = (field: string) => (error?.field === field ? error.message : undefined);
@@ -220,22 +261,59 @@ function WebhookEndpoints() {
           </p>
         ) : null}
         <Field id="webhook-url" label="Endpoint URL" hint="An https:// URL on a public address" error={at('url')}>
-          <input id="webhook-url" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} aria-invalid={at('url') ? true : undefined} aria-describedby={describedBy('webhook-url', 'hint', at('url'))} />
+          <input
+            id="webhook-url"
+            type="url"
+            required
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            aria-invalid={at('url') ? true : undefined}
+            aria-describedby={describedBy('webhook-url', 'hint', at('url'))}
+          />
         </Field>
-        <Field id="webhook-events" label="Enabled events" hint="Comma-separated: signal.created, buyer.*, kb.*, or *" error={at('enabled_events')}>
-          <input id="webhook-events" required value={events} onChange={(e) => setEvents(e.target.value)} aria-invalid={at('enabled_events') ? true : undefined} aria-describedby={describedBy('webhook-events', 'hint', at('enabled_events'))} />
+        <Field
+          id="webhook-events"
+          label="Enabled events"
+          hint="Comma-separated: signal.created, buyer.*, kb.*, or *"
+          error={at('enabled_events')}
+        >
+          <input
+            id="webhook-events"
+            required
+            value={events}
+            onChange={(e) => setEvents(e.target.value)}
+            aria-invalid={at('enabled_events') ? true : undefined}
+            aria-describedby={describedBy('webhook-events', 'hint', at('enabled_events'))}
+          />
         </Field>
         <Field id="webhook-description" label="Endpoint description" error={at('description')}>
-          <input id="webhook-description" value={description} onChange={(e) => setDescription(e.target.value)} aria-describedby={describedBy('webhook-description', undefined, at('description'))} />
+          <input
+            id="webhook-description"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            aria-describedby={describedBy('webhook-description', undefined, at('description'))}
+          />
         </Field>
         <button type="submit" className="primary">
           Create endpoint
         </button>
       </form>
-      {secret ? <SecretOnce label={secret.url ? `Signing secret of ${secret.url}` : "New signing secret"} secret={secret.secret} onDone={() => setSecret(null)} /> : null}
+      {secret ? (
+        <SecretOnce
+          label={secret.url ? `Signing secret of ${secret.url}` : 'New signing secret'}
+          secret={secret.secret}
+          onDone={() => setSecret(null)}
+        />
+      ) : null}
       <ul className="cards" aria-label="Webhook endpoints">
         {list.items.map((endpoint) => (
-          <EndpointRow key={endpoint.id} endpoint={endpoint} onChanged={list.replace} onDeleted={() => list.remove(endpoint.id)} onSecret={setSecret} />
+          <EndpointRow
+            key={endpoint.id}
+            endpoint={endpoint}
+            onChanged={list.replace}
+            onDeleted={() => list.remove(endpoint.id)}
+            onSecret={setSecret}
+          />
         ))}
       </ul>
       <PagingFooter list={list} noun="webhook endpoints" />

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { messageOf } from '../api';
-import { KB_RESOURCES } from '../lib/kb-resources';
 import { useSession } from '../session';
 
 /** The signed-in frame: skip link, header with the workspace and "Sign out", the sidebar, the page. */
@@ -50,13 +49,6 @@ export function Layout() {
             <NavLink to="/kb/icps" className={() => (location.pathname.startsWith('/kb/') ? 'active' : '')}>
               Knowledge base
             </NavLink>
-            <ul>
-              {KB_RESOURCES.map((resource) => (
-                <li key={resource.path}>
-                  <NavLink to={`/kb/${resource.path}`}>{resource.title}</NavLink>
-                </li>
-              ))}
-            </ul>
           </li>
           <li>
             <NavLink to="/activities">Activities</NavLink>

@@ -5,6 +5,8 @@
  * - a module reaches another module only through that module's public files, the files at the
  *   top of its folder (`src/modules/<m>/*.ts`, and `src/modules/kb/<resource>/*.ts`): its
  *   `domain/`, `application/` and `infrastructure/` folders are its own;
+ * - the console's browser app (console/) takes only the public API's generated types, never the
+ *   service's code, and the service never imports the console;
  * - no import cycles, type-only imports included.
  */
 module.exports = {
@@ -36,6 +38,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/modules/' },
       to: { path: '^src/modules/[^/]+/(domain|application|infrastructure)/' },
+    },
+    {
+      name: 'console-stands-apart',
+      comment: "The console talks to the service over HTTP; it shares only the public API's generated types (clients/).",
+      severity: 'error',
+      from: { path: '^console/' },
+      to: { path: '^(src|test|bench|eval)/' },
+    },
+    {
+      name: 'service-not-to-console',
+      comment: 'The service serves the built console; it never imports its source.',
+      severity: 'error',
+      from: { path: '^(src|test|bench|eval)/' },
+      to: { path: '^console/' },
     },
     {
       name: 'no-cycles',

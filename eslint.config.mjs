@@ -1,6 +1,7 @@
 // ESLint: typescript-eslint's recommended and type-checked rules (`npm run lint`, and in CI).
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -32,6 +33,16 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
       // `expect(spy.method).toHaveBeenCalled()` names a method without calling it.
       '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    // The console's single-page app runs in the browser; its hooks follow React's rules.
+    files: ['console/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
   {

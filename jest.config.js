@@ -1,8 +1,8 @@
-// Unit tests live beside the code (src, bench and eval, *.spec.ts); end-to-end tests under test/ (*.e2e-spec.ts).
+// Unit tests live beside the code (src, bench, eval and the console's helpers, *.spec.ts); end-to-end tests under test/ (*.e2e-spec.ts).
 module.exports = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   rootDir: '.',
-  roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/bench', '<rootDir>/eval'],
+  roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/bench', '<rootDir>/eval', '<rootDir>/console'],
   testRegex: '.*\\.(e2e-)?spec\\.ts$',
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],

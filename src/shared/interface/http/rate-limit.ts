@@ -78,8 +78,10 @@ export class WorkspaceThrottlerGuard extends ThrottlerGuard {
     }
   }
 
+  /** Public routes, and signing in to the console (no workspace yet; it has its own limit). */
   protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return Promise.resolve(isPublicRoute(this.reflector, context));
+    const state = context.switchToHttp().getRequest<AppRequest>().state;
+    return Promise.resolve(isPublicRoute(this.reflector, context) || (state?.surface === 'console' && !state.console));
   }
 
   protected override throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {

@@ -49,11 +49,15 @@ export function consoleUi(directory: string = DEFAULT_UI_DIRECTORY): Router {
   });
   router.use(
     '/assets',
-    express.static(join(directory, 'assets'), { immutable: true, maxAge: YEAR_SECONDS * 1000, index: false, fallthrough: false }),
+    express.static(join(directory, 'assets'), { immutable: true, maxAge: YEAR_SECONDS * 1000, index: false, redirect: false }),
   );
+  // A missing asset is missing, not a page.
+  router.use('/assets', (_req: Request, res: Response) => void res.status(404).type('text').send('Not found'));
   router.use(
     express.static(directory, {
       index: false,
+      // A directory is not a page: no redirect to its slash form; the UI's index answers it below.
+      redirect: false,
       setHeaders: (res, path) => {
         if (path.endsWith('.html')) res.setHeader('Cache-Control', 'no-cache');
       },

@@ -38,7 +38,11 @@ describe('the console on its own: dist/console.js', () => {
     const consoleProcess = startConsoleProcess(t.config, { CONSOLE_PORT: String(port), PORT: '1' });
     const http = request(`http://127.0.0.1:${port}`);
     await waitFor(
-      () => http.get('/health/live').then((res) => res.status, () => 0),
+      () =>
+        http.get('/health/live').then(
+          (res) => res.status,
+          () => 0,
+        ),
       (status) => status === 200 || consoleProcess.hasExited(),
       { what: 'the console process to listen' },
     );

@@ -6,7 +6,7 @@ import type { Duplex } from 'node:stream';
 import { Logger } from 'nestjs-pino';
 import { ApiExpressAdapter } from './shared/interface/http/api-express.adapter';
 import { newRequestId } from './shared/interface/http/request-id';
-import { APP_CONFIG, AppConfig } from './config/config';
+import { APP_CONFIG, AppConfig, ConfigError } from './config/config';
 import { consoleUi } from './modules/console/console-ui';
 import { CONSOLE_PATH, HTTP_SURFACES, HttpSurfaces } from './shared/interface/http/request-context';
 import { AppModule } from './app.module';
@@ -113,4 +113,14 @@ export async function createApp(config: AppConfig, surfaces?: HttpSurfaces): Pro
     bufferLogs: true,
   });
   return configureApp(app);
+}
+
+/** How an HTTP entry point (the API, the console) ends when it cannot start: the reason on stderr, exit 1. */
+export function exitOnStartupFailure(error: unknown): never {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error('Start-up failed:', error instanceof Error ? error.message : error);
+  }
+  process.exit(1);
 }

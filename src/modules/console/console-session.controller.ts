@@ -1,6 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Inject } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { AppError } from '../../shared/application/app-error';
 import { ErrorCode } from '../../shared/domain/errors';
@@ -8,7 +7,8 @@ import { WithoutSession } from '../../shared/interface/http/auth.guard';
 import { AppRequest } from '../../shared/interface/http/request-context';
 import { clearedSessionCookie, sessionCookie } from './console-session-cookie';
 import { ConsoleUsersService, sessionView } from './console-users.service';
-import { SignInLimit } from './sign-in-limit';
+import { FailedAuthenticationLimit } from '../../shared/interface/http/rate-limit';
+import { SIGN_IN_THROTTLER, signInTrackers } from './sign-in-limit';
 
 /** `email` and `password` of a sign-in, checked like the API checks a body: the first fault, named. */
 function credentials(body: unknown): { email: string; password: string } {
@@ -31,7 +31,7 @@ function credentials(body: unknown): { email: string; password: string } {
 export class ConsoleSessionController {
   constructor(
     private readonly users: ConsoleUsersService,
-    private readonly limit: SignInLimit,
+    private readonly failures: FailedAuthenticationLimit,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -42,10 +42,14 @@ export class ConsoleSessionController {
   async signIn(@Req() req: AppRequest, @Res({ passthrough: true }) res: Response, @Body() body: unknown) {
     const { email, password } = credentials(body);
     const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    await this.limit.assertOpen(email, address);
+    // Failed sign-ins per email and per address: the CONSOLE_SIGNIN_LIMIT-th within the window
+    // is 429 and blocks both for a window, the right password included.
+    const trackers = signInTrackers(email, address);
+    await this.failures.assertNotBlocked(trackers, SIGN_IN_THROTTLER);
     const signedIn = await this.users.signIn(email, password);
     if (!signedIn) {
-      await this.limit.countFailure(email, address);
+      const { signInLimit, signInWindowSeconds } = this.config.console;
+      await this.failures.countFailure(trackers, SIGN_IN_THROTTLER, signInLimit, signInWindowSeconds);
       throw new AppError(ErrorCode.authentication, 'Wrong email or password.');
     }
     const maxAgeSeconds = this.config.console.sessionMaxHours * 3_600;

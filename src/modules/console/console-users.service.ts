@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/config';
+import { formatTimestamp } from '../../shared/domain/clock';
 import { formatId, ID_PREFIXES, IdGenerator, parseId } from '../../shared/domain/ids';
 import { ConsoleSession, ConsoleSessionAuthenticator } from '../../shared/interface/http/request-context';
 import { ID_GENERATOR } from '../../shared/shared.module';
@@ -202,6 +203,6 @@ export function sessionView(session: ConsoleSession) {
       workspace_name: session.workspaceName,
     },
     csrf_token: session.csrfToken,
-    expires_at: session.expiresAt.toISOString(),
+    expires_at: formatTimestamp(session.expiresAt),
   };
 }

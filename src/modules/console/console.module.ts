@@ -4,7 +4,6 @@ import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { ConsoleApiKeysController } from './console-api-keys.controller';
 import { ConsoleSessionController } from './console-session.controller';
 import { ConsoleUsersService } from './console-users.service';
-import { SignInLimit } from './sign-in-limit';
 
 /** Console users and sessions without HTTP: what the CLI's `user` commands and the demo seed need. */
 @Module({
@@ -22,7 +21,7 @@ export class ConsoleUsersModule {}
 @Module({
   imports: [ConsoleUsersModule, WorkspacesModule],
   controllers: [ConsoleSessionController, ConsoleApiKeysController],
-  providers: [SignInLimit, { provide: CONSOLE_SESSION_AUTHENTICATOR, useExisting: ConsoleUsersService }],
+  providers: [{ provide: CONSOLE_SESSION_AUTHENTICATOR, useExisting: ConsoleUsersService }],
   exports: [CONSOLE_SESSION_AUTHENTICATOR],
 })
 export class ConsoleModule {}

@@ -6,7 +6,9 @@ import type { Duplex } from 'node:stream';
 import { Logger } from 'nestjs-pino';
 import { ApiExpressAdapter } from './shared/interface/http/api-express.adapter';
 import { newRequestId } from './shared/interface/http/request-id';
-import { AppConfig } from './config/config';
+import { APP_CONFIG, AppConfig, ConfigError } from './config/config';
+import { consoleUi } from './modules/console/console-ui';
+import { CONSOLE_PATH, HTTP_SURFACES, HttpSurfaces } from './shared/interface/http/request-context';
 import { AppModule } from './app.module';
 import { setupOpenApi } from './openapi';
 
@@ -48,8 +50,14 @@ export function configureApp(app: INestApplication): INestApplication {
   // One string per query parameter name; a repeated name becomes an array and is rejected.
   express.set('query parser', 'simple');
   answerUnparsableRequests(app.getHttpServer() as Server);
+  const config = app.get<AppConfig>(APP_CONFIG);
+  // How many proxies to believe about the client's address and protocol (`req.ip`, `req.secure`).
+  express.set('trust proxy', config.trustProxyHops);
+  const surfaces = app.get<HttpSurfaces>(HTTP_SURFACES);
+  // The console's pages, before Nest's middleware (which it mounts at init); `/console/api/…` passes on to Nest.
+  if (surfaces.console) express.use(CONSOLE_PATH, consoleUi(config.console.uiDirectory ?? undefined));
   // Registered before the middleware (which Nest mounts at init), and listed in PUBLIC_PATHS too.
-  setupOpenApi(app);
+  if (surfaces.api) setupOpenApi(app);
   return app;
 }
 
@@ -99,10 +107,20 @@ export function drainOnSignals(app: INestApplication, logger: { log(message: str
  * The API application; the body parser is ours (see RequestPipelineMiddleware, which parses only
  * once the key is known), so Nest's is off.
  */
-export async function createApp(config: AppConfig): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ApiExpressAdapter(), {
+export async function createApp(config: AppConfig, surfaces?: HttpSurfaces): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, undefined, surfaces), new ApiExpressAdapter(), {
     bodyParser: false,
     bufferLogs: true,
   });
   return configureApp(app);
+}
+
+/** How an HTTP entry point (the API, the console) ends when it cannot start: the reason on stderr, exit 1. */
+export function exitOnStartupFailure(error: unknown): never {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error('Start-up failed:', error instanceof Error ? error.message : error);
+  }
+  process.exit(1);
 }

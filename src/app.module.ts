@@ -16,6 +16,8 @@ import { MetricsModule } from './modules/metrics/metrics.module';
 import { PipelineModule } from './modules/pipeline/pipeline.module';
 import { SignalsModule } from './modules/signals/signals.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
+import { ConsoleModule } from './modules/console/console.module';
+import { HTTP_SURFACES, HttpSurfaces } from './shared/interface/http/request-context';
 import { AuthGuard } from './shared/interface/http/auth.guard';
 import { ApiExceptionFilter } from './shared/interface/http/exception.filter';
 import { RouteMethods } from './shared/interface/http/route-methods';
@@ -35,8 +37,18 @@ import { PartitionMaintenanceModule } from './database/partition-maintenance';
  */
 @Module({})
 export class AppModule implements NestModule {
-  /** `logDestination`: where log lines go (stdout when omitted). */
-  static forRoot(config: AppConfig, logDestination?: DestinationStream): DynamicModule {
+  /**
+   * `logDestination`: where log lines go (stdout when omitted). `surfaces`: what the application
+   * serves — by default the public API, and the console under `/console` unless CONSOLE_ENABLED
+   * is off; the console's own process (`dist/console.js`) serves the console only (ADR 0058).
+   */
+  static forRoot(
+    config: AppConfig,
+    logDestination?: DestinationStream,
+    surfaces: HttpSurfaces = { api: true, console: config.console.enabled },
+  ): DynamicModule {
+    // Workers run beside the API only, never in the console's own process.
+    const workers = config.runWorkers && surfaces.api;
     return {
       module: AppModule,
       imports: [
@@ -54,12 +66,14 @@ export class AppModule implements NestModule {
         EvaluationModule,
         EventsModule,
         WebhooksModule,
+        ...(surfaces.console ? [ConsoleModule] : []),
         // One command serves a demo: the API runs the pipeline workers too unless RUN_WORKERS=false.
-        ...(config.runWorkers
+        ...(workers
           ? [PipelineModule, EventsRetentionModule, IdempotencyRetentionModule, PartitionMaintenanceModule, WebhookWorkersModule]
           : []),
       ],
       providers: [
+        { provide: HTTP_SURFACES, useValue: surfaces },
         RouteMethods,
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         // Guards run in this order: every request to a route counts against the workspace's

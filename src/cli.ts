@@ -16,6 +16,8 @@ import { selectTypes } from './modules/events/event-types';
 import { EventsModule } from './modules/events/events.module';
 import { EventsService } from './modules/events/events.service';
 import { BulkSeedService } from './modules/seed/bulk-seed.service';
+import { ConsoleUsersModule } from './modules/console/console.module';
+import { ConsoleUsersService } from './modules/console/console-users.service';
 import { DemoSeedModule } from './modules/seed/demo-seed.module';
 import { DemoSeedService } from './modules/seed/demo-seed.service';
 import { SeedModule } from './modules/seed/seed.module';
@@ -99,6 +101,30 @@ export function buildProgram(): Command {
       print(await withContext((app) => app.get(WorkspacesService).revokeKey(options.keyId)));
     });
 
+  const user = program.command('user').description('manage console users (each belongs to one workspace)');
+  user
+    .command('create')
+    .description('create a console user; prints a one-time password, shown this once')
+    .requiredOption('--workspace <id>', 'workspace id (wor_…)')
+    .requiredOption('--email <email>', "the user's email, with which they sign in")
+    .action(async (options: { workspace: string; email: string }) => {
+      print(await withContext((app) => app.get(ConsoleUsersService).createUser(options.workspace, options.email), [ConsoleUsersModule]));
+    });
+  user
+    .command('list')
+    .description("list a workspace's console users (never a password)")
+    .requiredOption('--workspace <id>', 'workspace id (wor_…)')
+    .action(async (options: { workspace: string }) => {
+      print({ data: await withContext((app) => app.get(ConsoleUsersService).listUsers(options.workspace), [ConsoleUsersModule]) });
+    });
+  user
+    .command('revoke')
+    .description('disable a console user; their sessions stop working at once')
+    .requiredOption('--user <id>', 'user id (usr_…)')
+    .action(async (options: { user: string }) => {
+      print(await withContext((app) => app.get(ConsoleUsersService).revokeUser(options.user), [ConsoleUsersModule]));
+    });
+
   const seed = program.command('seed').description('fill a workspace with data');
   seed
     .command('bulk')
@@ -139,8 +165,11 @@ export function buildProgram(): Command {
         [DemoSeedModule],
       );
       const tries = tryCommands(result.api_key, port);
+      const { console: user, ...seeded } = result;
+      // The API process serves the console under /console (CONSOLE_ENABLED, on by default).
+      const signIn = { url: `http://localhost:${port}/console`, email: user.email, password: user.password };
       if (options.format === 'json') {
-        print({ ...result, try: tries });
+        print({ ...seeded, console: signIn, try: tries });
         return;
       }
       // `name: value` lines in the JSON's order; the directory's counts as "180 companies, 713 people".
@@ -150,8 +179,9 @@ export function buildProgram(): Command {
               .map(([k, v]) => `${String(v)} ${k}`)
               .join(', ')
           : String(value);
-      const lines = Object.entries(result).map(([name, value]) => `${name}: ${plain(value)}`);
-      process.stdout.write(`${[...lines, '', ...tries].join('\n')}\n`);
+      const lines = Object.entries(seeded).map(([name, value]) => `${name}: ${plain(value)}`);
+      const consoleLines = [`console: ${signIn.url}`, `console email: ${signIn.email}`, `console password: ${signIn.password}`];
+      process.stdout.write(`${[...lines, '', ...consoleLines, '', ...tries].join('\n')}\n`);
     });
 
   program

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { createApp, drainOnSignals } from './app.factory';
-import { ConfigError, loadConfig } from './config/config';
+import { createApp, drainOnSignals, exitOnStartupFailure } from './app.factory';
+import { loadConfig } from './config/config';
 import { startupLogger } from './shared/infrastructure/logging';
 import { limitHeapGrowth } from './config/heap';
 import { prepareDatabase } from './database/bootstrap';
@@ -27,11 +27,4 @@ async function main(): Promise<void> {
   logger.log(`Listening on port ${config.port}`);
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-  } else {
-    console.error('Start-up failed:', error instanceof Error ? error.message : error);
-  }
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure);

@@ -3,6 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject } from '@nestjs/swagger';
 import { documentIdempotency } from './shared/interface/http/idempotency.interceptor';
 import { OPENAPI_OVERVIEW } from './openapi-overview';
+import { isConsolePath } from './shared/interface/http/request-context';
 import { BEARER_SCHEME, HEADER_COMPONENTS, headerRef, namedSchemas, RATE_LIMIT_HEADERS } from './shared/interface/http/openapi.decorators';
 
 export const DOCS_PATH = 'docs';
@@ -76,6 +77,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}`,
   });
+  // The console's routes (the same handlers under `/console/api`, and its own) are not the public
+  // API: documented in docs/console.md, not here.
+  for (const path of Object.keys(document.paths)) if (isConsolePath(path)) delete document.paths[path];
   document.components = {
     ...document.components,
     schemas: { ...document.components?.schemas, ...namedSchemas() },

@@ -200,6 +200,56 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('the console', () => {
+    it('is on in the API process by default, with its own port, session and sign-in limits', () => {
+      expect(loadConfig({}).console).toEqual({
+        enabled: true,
+        port: 3001,
+        sessionIdleMinutes: 30,
+        sessionMaxHours: 12,
+        signInLimit: 10,
+        signInWindowSeconds: 900,
+        uiDirectory: null,
+      });
+      expect(loadConfig({}).trustProxyHops).toBe(0);
+    });
+
+    it('reads its settings', () => {
+      const config = loadConfig({
+        CONSOLE_ENABLED: 'false',
+        CONSOLE_PORT: '4001',
+        CONSOLE_SESSION_IDLE_MINUTES: '5',
+        CONSOLE_SESSION_MAX_HOURS: '1',
+        CONSOLE_SIGNIN_LIMIT: '3',
+        CONSOLE_SIGNIN_WINDOW_S: '60',
+        CONSOLE_UI_DIR: ' /srv/console ',
+        TRUST_PROXY: '1',
+      });
+      expect(config.console).toEqual({
+        enabled: false,
+        port: 4001,
+        sessionIdleMinutes: 5,
+        sessionMaxHours: 1,
+        signInLimit: 3,
+        signInWindowSeconds: 60,
+        uiDirectory: '/srv/console',
+      });
+      expect(config.trustProxyHops).toBe(1);
+    });
+
+    it.each([
+      ['CONSOLE_ENABLED', 'maybe'],
+      ['CONSOLE_PORT', '70000'],
+      ['CONSOLE_SESSION_IDLE_MINUTES', '0'],
+      ['CONSOLE_SESSION_MAX_HOURS', '721'],
+      ['CONSOLE_SIGNIN_LIMIT', '0'],
+      ['CONSOLE_SIGNIN_WINDOW_S', 'x'],
+      ['TRUST_PROXY', 'true'],
+    ])('%s=%p stops start-up naming the variable', (name, value) => {
+      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`Invalid configuration: ${name} `));
+    });
+  });
+
   describe('bad values stop start-up with a ConfigError naming the variable', () => {
     it.each([
       ['PORT', 'abc'],

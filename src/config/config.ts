@@ -71,6 +71,29 @@ export interface AppConfig {
   preparedStatements: boolean;
   /** Streaming replicas the API's Buyers, Signals and events reads go to (ADR 0050); none by default. */
   replicas: ReplicaConfig;
+  /** The web console (docs/console.md, ADR 0058). */
+  console: ConsoleConfig;
+  /**
+   * Express's `trust proxy` (TRUST_PROXY): how many proxies in front of the service to trust for
+   * the client's address (`X-Forwarded-For`) and protocol (`X-Forwarded-Proto`); 0 trusts none.
+   */
+  trustProxyHops: number;
+}
+
+export interface ConsoleConfig {
+  /** Whether the API process serves the console under `/console` too (CONSOLE_ENABLED). */
+  enabled: boolean;
+  /** The port of the console's own process, `dist/console.js` (CONSOLE_PORT). */
+  port: number;
+  /** A session unused this long ends (CONSOLE_SESSION_IDLE_MINUTES). */
+  sessionIdleMinutes: number;
+  /** A session ends this long after sign-in, used or not (CONSOLE_SESSION_MAX_HOURS). */
+  sessionMaxHours: number;
+  /** Failed sign-ins allowed per email and per client address within the window, the last one refused 429. */
+  signInLimit: number;
+  signInWindowSeconds: number;
+  /** Where the built UI is (`dist/console-ui` by default). */
+  uiDirectory: string | null;
 }
 
 export interface ReplicaConfig {
@@ -239,5 +262,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       urls: urlList(env, 'DATABASE_REPLICA_URLS'),
       maxLagSeconds: integer(env, 'REPLICA_MAX_LAG_S', 5, 1, 3_600),
     },
+    console: {
+      enabled: boolean(env, 'CONSOLE_ENABLED', true),
+      port: integer(env, 'CONSOLE_PORT', 3001, 0, 65535),
+      sessionIdleMinutes: integer(env, 'CONSOLE_SESSION_IDLE_MINUTES', 30, 1, 1_440),
+      sessionMaxHours: integer(env, 'CONSOLE_SESSION_MAX_HOURS', 12, 1, 720),
+      signInLimit: integer(env, 'CONSOLE_SIGNIN_LIMIT', 10, 1, 1_000),
+      signInWindowSeconds: integer(env, 'CONSOLE_SIGNIN_WINDOW_S', 900, 1, 86_400),
+      uiDirectory: (env.CONSOLE_UI_DIR ?? '').trim() || null,
+    },
+    trustProxyHops: integer(env, 'TRUST_PROXY', 0, 0, 10),
   };
 }

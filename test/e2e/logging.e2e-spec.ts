@@ -8,6 +8,7 @@ import { AppConfig } from '../../src/config/config';
 import { redactUrl } from '../../src/shared/interface/http/request-log';
 import { BuyersService } from '../../src/modules/buyers/buyers.service';
 import { WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
+import { ConsoleUsersService } from '../../src/modules/console/console-users.service';
 import { dropDatabase, prepareDatabase } from '../../src/database/bootstrap';
 import { apiApplication, deleteQueueKeys, testConfig } from '../support/test-app';
 
@@ -116,6 +117,28 @@ describe('request logs', () => {
     expect(res.status).toBe(401);
     expect(await entriesFor(res.headers['x-request-id'])).toHaveLength(1);
     expect(lines.join('\n')).not.toContain('Gu3ssGu3ss');
+  });
+
+  it('never logs a console password, session cookie or CSRF token; logs the console user and workspace', async () => {
+    const ws = await app.get(WorkspacesService).createWorkspace('Console logged');
+    const user = await app.get(ConsoleUsersService).createUser(ws.workspace_id, `logged-${Date.now()}@example.com`);
+    const wrong = await http.post('/console/api/session').send({ email: user.email, password: 'Wr0ngPassw0rdWr0ng' });
+    expect(wrong.status).toBe(401);
+    const signIn = await http.post('/console/api/session').send({ email: user.email, password: user.password });
+    expect(signIn.status).toBe(200);
+    const cookie = ([] as string[]).concat(signIn.headers['set-cookie'] ?? [])[0].split(';', 1)[0];
+    const write = await http
+      .post('/console/api/kb/icps')
+      .set('Cookie', cookie)
+      .set('X-CSRF-Token', signIn.body.csrf_token)
+      .send({ name: 'Logged', short_name: 'logged', description: 'x' });
+    expect(write.status).toBe(201);
+    const entries = await entriesFor(write.headers['x-request-id']);
+    expect(entries[0]).toMatchObject({ workspace_id: ws.workspace_id, console_user_id: user.user_id });
+    const all = lines.join('\n');
+    for (const secret of [user.password, 'Wr0ngPassw0rdWr0ng', cookie.split('=')[1], signIn.body.csrf_token as string]) {
+      expect(all).not.toContain(secret);
+    }
   });
 
   it('never echoes or logs a key sent where it does not belong, as sent or percent-encoded', async () => {

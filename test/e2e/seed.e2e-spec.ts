@@ -160,6 +160,16 @@ describe('seed demo', () => {
       activities: 120,
     });
     expect((out.processed as number) + (out.discarded as number)).toBe(120);
+    // A console sign-in for the demo workspace, which works as printed.
+    const signIn = out.console as { url: string; email: string; password: string };
+    expect(signIn).toEqual({
+      url: expect.stringMatching(/^http:\/\/localhost:\d+\/console$/),
+      email: expect.any(String),
+      password: expect.any(String),
+    });
+    const session = await t.http.post('/console/api/session').send({ email: signIn.email, password: signIn.password });
+    expect(session.status).toBe(200);
+    expect(session.body.user.workspace_id).toBe(out.workspace_id);
     expect(out.processed as number).toBeGreaterThan(60);
     const tries = out.try as string[];
     expect(tries).toHaveLength(3);
@@ -223,6 +233,10 @@ describe('seed demo', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^workspace_id: wor_\d{19}$/);
+    expect(lines).toContain(`console: http://localhost:${port}/console`);
+    const email = lines.find((line) => line.startsWith('console email: '))?.slice('console email: '.length);
+    const password = lines.find((line) => line.startsWith('console password: '))?.slice('console password: '.length);
+    expect((await t.http.post('/console/api/session').send({ email, password })).status).toBe(200);
     const commands = lines.filter((line) => line.startsWith('curl '));
     expect(commands).toHaveLength(3);
     for (const command of commands) {

@@ -10,6 +10,8 @@ import { testDatabaseUrl } from '../support/test-app';
 const GLOBAL_TABLES: Record<string, string> = {
   workspaces: 'the tenants themselves: their id is the distribution key',
   api_keys: 'a reference table: a request is routed by its key before the workspace is known (lookup by hash)',
+  console_users: 'a reference table: a sign-in finds its user by email before the workspace is known (ADR 0058)',
+  console_sessions: 'a reference table: a console request is routed by its session token hash, like api_keys (ADR 0058)',
   directory_companies: 'reference data shared by all workspaces (the enrichment directory)',
   directory_people: 'reference data shared by all workspaces (the enrichment directory)',
   migrations: "TypeORM's record of applied migrations",

@@ -8,6 +8,7 @@ import type { CliResult } from './cli';
 const ROOT = resolve(__dirname, '..', '..');
 const WORKER = join(ROOT, 'dist', 'worker.js');
 const CLI = join(ROOT, 'dist', 'cli.js');
+const CONSOLE = join(ROOT, 'dist', 'console.js');
 
 /**
  * Separate pipeline worker processes (`dist/worker.js`) and CLI runs that share a test app's
@@ -67,14 +68,24 @@ function track(child: ChildProcess): { exited: Promise<Exit>; hasExited: () => b
   return { exited, hasExited: () => done };
 }
 
-/** Starts `node dist/worker.js` against the test app's database and queue prefix. */
-export function startWorker(config: AppConfig, extra: NodeJS.ProcessEnv = {}): WorkerProcess {
-  const child = spawn(process.execPath, [WORKER], { cwd: ROOT, env: childEnv(config, extra), stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `node <args>` with the test app's environment, its output collected. */
+function startNode(config: AppConfig, args: string[], extra: NodeJS.ProcessEnv): WorkerProcess {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv(config, extra), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const { exited, hasExited } = track(child);
   return { child, pid: child.pid!, exited, hasExited, output: () => output };
+}
+
+/** Starts `node dist/worker.js` against the test app's database and queue prefix. */
+export function startWorker(config: AppConfig, extra: NodeJS.ProcessEnv = {}): WorkerProcess {
+  return startNode(config, [WORKER], extra);
+}
+
+/** Starts the console's own process, `node dist/console.js` (give it a CONSOLE_PORT in `extra`). */
+export function startConsoleProcess(config: AppConfig, extra: NodeJS.ProcessEnv = {}): WorkerProcess {
+  return startNode(config, [CONSOLE], extra);
 }
 
 /** Sends `signal` and waits up to `timeoutMs` for the exit; null when it did not exit in time. */
@@ -106,12 +117,7 @@ export async function killAllChildren(): Promise<void> {
 
 /** Starts the built CLI without waiting for it (a command that runs until stopped, such as `events tail`). */
 export function startCli(config: AppConfig, args: string[], extra: NodeJS.ProcessEnv = {}): WorkerProcess {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: childEnv(config, extra), stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const { exited, hasExited } = track(child);
-  return { child, pid: child.pid!, exited, hasExited, output: () => output };
+  return startNode(config, [CLI, ...args], extra);
 }
 
 /** Runs the built CLI with the test app's database and queue prefix (plus `extra`). */

@@ -12,6 +12,7 @@ import { SignalsByMonth1764633600000 } from './1764633600000-signals-by-month';
 import { ActivitiesByDay1764720000000 } from './1764720000000-activities-by-day';
 import { ActivityNearMisses1764806400000 } from './1764806400000-activity-near-misses';
 import { ApiKeyLastUse1764892800000 } from './1764892800000-api-key-last-use';
+import { ConsoleUsers1764979200000 } from './1764979200000-console-users';
 
 /** Every migration, oldest first. Listed explicitly so the same list works from src/ and dist/. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   ActivitiesByDay1764720000000,
   ActivityNearMisses1764806400000,
   ApiKeyLastUse1764892800000,
+  ConsoleUsers1764979200000,
 ];

@@ -16,12 +16,13 @@ import {
 import { MAX_URL_LENGTH } from '../../shared/domain/canonical-url';
 import { companyInfoTemplate, contactInfoTemplate, INTEGER_FIELDS } from '../buyers/buyer-shape';
 import { ApiTypeAndTriggerQueries, checkTypeAndTrigger, websiteParts } from '../signals/signals.controller';
-import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
+import { ApiOnly, CurrentWorkspace } from '../../shared/interface/http/auth.guard';
 import { Idempotent } from '../../shared/interface/http/idempotency.interceptor';
 import { ALL_TRIGGERS, SIGNAL_TYPES } from '../signals/signal-types';
 import { MAX_ACTIVITIES } from './activity-input';
 import { ActivitiesService, ActivityListQuery } from './activities.service';
 import { ACTIVITY_STATUSES, DISCARD_REASONS } from './activity.entity';
+import { apiAndConsole } from '../../shared/interface/http/request-context';
 
 const activityListQuery = keysetListQueryPipe<ActivityListQuery>(
   'received_at',
@@ -216,7 +217,7 @@ const ACTIVITY_STATUS = namedSchema('ActivityStatus', {
   },
 });
 
-@Controller('ingest/v1/activities')
+@Controller(apiAndConsole('ingest/v1/activities', 'activities'))
 @ApiTags('Ingest')
 @ApiKeyAuth()
 export class ActivitiesController {
@@ -224,6 +225,8 @@ export class ActivitiesController {
 
   /** 202: the activities are stored and queued; processing happens asynchronously. */
   @Post()
+  // Activities come from integrations with a key; the console only reads them.
+  @ApiOnly()
   @HttpCode(202)
   @Idempotent()
   @ApiOperation({ operationId: 'ingest_activities', summary: 'Submit raw activities to the pipeline (all or nothing)' })

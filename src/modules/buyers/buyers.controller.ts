@@ -18,6 +18,7 @@ import {
 import { companyInfoTemplate, contactInfoTemplate, INTEGER_FIELDS } from './buyer-shape';
 import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
 import { BuyerListQuery, BuyersService } from './buyers.service';
+import { apiAndConsole } from '../../shared/interface/http/request-context';
 
 const buyerListQuery = keysetListQueryPipe<BuyerListQuery>('created_at', {
   created_after: timestampParser,
@@ -186,7 +187,7 @@ const BUYER_ID_PARAM = ApiParam({
   schema: { type: 'string', pattern: '^buy_', example: 'buy_0384275394154701033' },
 });
 
-@Controller('v1/buyers')
+@Controller(apiAndConsole('v1/buyers', 'buyers'))
 @ApiTags('Buyers')
 @ApiKeyAuth()
 export class BuyersController {

@@ -14,6 +14,7 @@ import {
 } from '../../shared/interface/http/openapi.decorators';
 import { CRITERION_KINDS } from '../pipeline/profile-reading';
 import { CriteriaService } from './criteria.service';
+import { apiAndConsole } from '../../shared/interface/http/request-context';
 
 const REQUEST = namedSchema('CriteriaRequest', {
   type: 'object',
@@ -120,7 +121,7 @@ function CriteriaDocs(noun: 'ICP' | 'Persona', operationId: string, stored: bool
  * Criteria shown back: how the default evaluator reads an ICP or Persona description, stored or
  * draft. Nothing is written; read-only keys may call every route.
  */
-@Controller('v1/kb')
+@Controller(apiAndConsole('v1/kb', 'kb'))
 @ApiTags('Evaluation')
 @ApiKeyAuth()
 export class CriteriaController {

@@ -12,6 +12,7 @@ import {
   STRING_SCHEMA as str,
 } from '../../shared/interface/http/openapi.decorators';
 import { SIMULATE_DEFAULT_BUYERS, SIMULATE_MAX_BUYERS, SimulationService } from './simulation.service';
+import { apiAndConsole } from '../../shared/interface/http/request-context';
 
 const REQUEST = namedSchema('SimulateRequest', {
   type: 'object',
@@ -88,7 +89,7 @@ function SimulateDocs(noun: 'ICP' | 'Persona', operationId: string, stored: bool
  * What-if for ICP and Persona descriptions: the workspace's Buyers evaluated with a draft, nothing
  * written. Read-only keys may call these routes.
  */
-@Controller('v1/kb')
+@Controller(apiAndConsole('v1/kb', 'kb'))
 @ApiTags('Evaluation')
 @ApiKeyAuth()
 export class SimulationController {

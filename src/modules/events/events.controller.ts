@@ -17,6 +17,7 @@ import { KB_RESOURCES } from '../kb/kb-resources';
 import { SIGNAL_SCHEMA } from '../signals/signals.controller';
 import { EVENT_TYPES, eventTypesParser } from './event-types';
 import { EventListQuery, EventsService } from './events.service';
+import { apiAndConsole } from '../../shared/interface/http/request-context';
 
 const eventListQuery = new ListQueryPipe<EventListQuery>(
   { limit: limitParser, cursor: cursorParser, type: eventTypesParser, created_after: timestampParser },
@@ -77,7 +78,7 @@ const EVENT_PAGE_SCHEMA = namedSchema('EventPage', {
   },
 });
 
-@Controller('v1/events')
+@Controller(apiAndConsole('v1/events', 'events'))
 @ApiTags('Events')
 @ApiKeyAuth()
 export class EventsController {

@@ -8,6 +8,7 @@ import { ActivitiesService } from '../activities/activities.service';
 import { DirectoryRepository } from '../directory/directory.repository';
 import { kbResourceAt } from '../kb/kb-resources';
 import { WorkspacesService } from '../workspaces/workspaces.service';
+import { ConsoleUsersService } from '../console/console-users.service';
 import { normalizeLinkedinProfile } from '../../shared/domain/identity';
 import { demoActivity, demoDirectory, demoKnowledgeBase } from './demo-data';
 
@@ -20,6 +21,8 @@ export interface DemoResult {
   activities: number;
   processed: number;
   discarded: number;
+  /** A console user of the demo workspace: sign in with these (the password is shown this once). */
+  console: { user_id: string; email: string; password: string };
 }
 
 /**
@@ -34,6 +37,7 @@ export class DemoSeedService {
     private readonly intake: ActivitiesService,
     private readonly activities: ActivitiesRepository,
     private readonly directory: DirectoryRepository,
+    private readonly consoleUsers: ConsoleUsersService,
   ) {}
 
   async seed(count: number, onProgress: (phase: string, done: number, total: number) => void = () => undefined): Promise<DemoResult> {
@@ -41,6 +45,8 @@ export class DemoSeedService {
     onProgress('directory', 1, 1);
     const created = await this.workspaces.createWorkspace('Demo');
     const ctx = WorkspaceContext.forConsole(created.workspace_id, 'demo-seed');
+    // One email per demo workspace (emails are unique across workspaces).
+    const user = await this.consoleUsers.createUser(created.workspace_id, `demo-${BigInt(ctx.workspaceId)}@example.com`);
     const kb = demoKnowledgeBase();
     for (const [index, record] of kb.entries()) {
       await this.moduleRef.get(kbResourceAt(record.resource).service, { strict: false }).create(ctx, record.body);
@@ -67,6 +73,7 @@ export class DemoSeedService {
           activities: count,
           processed: progress.processed,
           discarded: progress.discarded,
+          console: { user_id: user.user_id, email: user.email, password: user.password },
         };
       }
       await sleep(250);

@@ -20,6 +20,7 @@ import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
 import { ATTRIBUTION } from '../buyers/buyers.controller';
 import { ALL_TRIGGERS, SIGNAL_TRIGGERS, SIGNAL_TYPES, SignalType, triggerBelongsTo } from './signal-types';
 import { SignalListQuery, SignalsService } from './signals.service';
+import { apiAndConsole } from '../../shared/interface/http/request-context';
 
 /** `type` and `trigger` as list filters (Signals, activities): the parameters, as documented. */
 export const ApiTypeAndTriggerQueries = (): MethodDecorator =>
@@ -161,7 +162,7 @@ export const SIGNAL_SCHEMA = namedSchema('Signal', {
 
 const SIGNAL_PAGE = pageSchema('Signal', SIGNAL_SCHEMA);
 
-@Controller('v1/signals')
+@Controller(apiAndConsole('v1/signals', 'signals'))
 @ApiTags('Signals')
 @ApiKeyAuth()
 export class SignalsController {

@@ -17,6 +17,7 @@ import {
 } from '../../shared/interface/http/openapi.decorators';
 import { EVENT_TYPES } from '../events/event-types';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { apiAndConsole } from '../../shared/interface/http/request-context';
 
 const ENDPOINT_FIELDS: Record<string, SchemaObject> = {
   url: { type: 'string', example: 'https://hooks.example.com/buyer-intelligence', description: 'An https:// URL on a public address.' },
@@ -125,7 +126,7 @@ const ID_PARAM = ApiParam({
 });
 
 /** Webhook endpoints: where a workspace's events are sent, signed per Standard Webhooks. Read keys may only read. */
-@Controller('v1')
+@Controller(apiAndConsole('v1', ''))
 @ApiTags('Webhooks')
 @ApiKeyAuth()
 export class WebhookEndpointsController {

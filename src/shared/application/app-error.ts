@@ -1,4 +1,4 @@
-import { ERROR_STATUS, ErrorCode } from '../domain/errors';
+import { ANY_ERROR_STATUS, AnyErrorCode, ErrorCode } from '../domain/errors';
 
 /**
  * The one error type that services throw on purpose. The exception filter renders it into the
@@ -8,14 +8,14 @@ export class AppError extends Error {
   readonly status: number;
 
   constructor(
-    readonly code: ErrorCode,
+    readonly code: AnyErrorCode,
     message: string,
     readonly param?: string,
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'AppError';
-    this.status = ERROR_STATUS[code];
+    this.status = ANY_ERROR_STATUS[code];
   }
 
   static validation(param: string, message: string): AppError {
@@ -37,6 +37,11 @@ export class AppError extends Error {
   /** `503 service_unavailable`, with how long to wait before retrying. */
   static serviceUnavailable(message: string, retryAfterSeconds: number): AppError {
     return new AppError(ErrorCode.serviceUnavailable, message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+  }
+
+  /** A console route without a valid session (docs/console.md). */
+  static noConsoleSession(): AppError {
+    return new AppError(ErrorCode.authentication, 'No valid console session. Sign in with POST /console/api/session.');
   }
 
   static unauthenticated(): AppError {

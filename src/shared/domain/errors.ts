@@ -36,3 +36,19 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   idempotency_key_mismatch: 400,
   idempotency_key_in_use: 409,
 };
+
+/**
+ * Codes only the console API answers (docs/console.md). Kept apart from ErrorCode, which is the
+ * public API's list and its OpenAPI document's.
+ */
+export const ConsoleErrorCode = {
+  // A console write without its session's `X-CSRF-Token`.
+  csrfFailed: 'csrf_failed',
+} as const;
+
+export type ConsoleErrorCode = (typeof ConsoleErrorCode)[keyof typeof ConsoleErrorCode];
+
+/** Every code the service answers with, public or console-only. */
+export type AnyErrorCode = ErrorCode | ConsoleErrorCode;
+
+export const ANY_ERROR_STATUS: Record<AnyErrorCode, number> = { ...ERROR_STATUS, csrf_failed: 403 };

@@ -132,6 +132,8 @@ describe('ID_PREFIXES', () => {
       webhookDelivery: 'whd_',
       apiKey: 'key_',
       activity: 'act_',
+      // Console users (docs/console.md).
+      consoleUser: 'usr_',
     });
   });
 });

@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   event: 'evt_',
   webhookEndpoint: 'we_',
   webhookDelivery: 'whd_',
+  consoleUser: 'usr_',
 } as const;
 
 const ID_EPOCH_MS = Date.UTC(2024, 0, 1);

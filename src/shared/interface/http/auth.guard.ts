@@ -2,7 +2,9 @@ import { CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMet
 import { Reflector } from '@nestjs/core';
 import { AppError } from '../../application/app-error';
 import { WorkspaceContext } from '../../application/workspace-context';
-import { ErrorCode } from '../../domain/errors';
+import { sameSecret } from '../../domain/constant-time';
+import { formatId, ID_PREFIXES } from '../../domain/ids';
+import { ConsoleErrorCode, ErrorCode } from '../../domain/errors';
 import { AppRequest, RequestState } from './request-context';
 
 const IS_PUBLIC = 'isPublic';
@@ -11,6 +13,16 @@ const READS_ONLY = 'readsOnly';
 export const Public = () => SetMetadata(IS_PUBLIC, true);
 /** Lets a read-only key call a route whose method is not GET: it computes an answer and writes nothing. */
 export const ReadsOnly = () => SetMetadata(READS_ONLY, true);
+
+const API_ONLY = 'apiOnly';
+const WITHOUT_SESSION = 'withoutSession';
+/** A route of a shared controller that the console does not serve (activity intake): 404 under `/console/api`. */
+export const ApiOnly = () => SetMetadata(API_ONLY, true);
+/** The console route that runs without a session: signing in. */
+export const WithoutSession = () => SetMetadata(WITHOUT_SESSION, true);
+
+/** The header a console write carries its session's CSRF token in. */
+export const CSRF_HEADER = 'x-csrf-token';
 
 /** Per flag, controller class and handler: the flag's value. Metadata is fixed once the app is built. */
 const routeFlags = new Map<string, WeakMap<object, WeakMap<object, boolean>>>();
@@ -67,12 +79,32 @@ export class AuthGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     if (isPublicRoute(this.reflector, context)) return true;
     const req = context.switchToHttp().getRequest<AppRequest>();
+    if (req.state?.surface === 'console') return this.authoriseConsole(req, context);
     const auth = req.state?.auth;
     if (!auth) throw AppError.unauthenticated();
     if (auth.scope !== 'write' && !READ_METHODS.has(req.method) && !routeFlag(this.reflector, context, READS_ONLY)) {
       throw new AppError(ErrorCode.permissionDenied, 'This API key is read-only; a key with write scope is required.');
     }
     req.state.workspace = WorkspaceContext.forApiKey(auth.workspaceId, auth.keyId, auth.scope);
+    if (req.state.bodyError) throw bodyError(req.state.bodyError);
+    return true;
+  }
+
+  /**
+   * A console request: the route must be one the console serves, the session the middleware found
+   * is required (except to sign in), and every write must carry the session's CSRF token.
+   */
+  private authoriseConsole(req: AppRequest, context: ExecutionContext): boolean {
+    if (routeFlag(this.reflector, context, API_ONLY)) throw new AppError(ErrorCode.notFound, 'No such route.');
+    const session = req.state.console;
+    if (!session) {
+      if (!routeFlag(this.reflector, context, WITHOUT_SESSION)) throw AppError.noConsoleSession();
+    } else {
+      if (!READ_METHODS.has(req.method) && !sameSecret(session.csrfToken, req.headers[CSRF_HEADER])) {
+        throw new AppError(ConsoleErrorCode.csrfFailed, 'Missing or wrong X-CSRF-Token header.');
+      }
+      req.state.workspace = WorkspaceContext.forConsole(formatId(ID_PREFIXES.workspace, session.workspaceId), session.userId);
+    }
     if (req.state.bodyError) throw bodyError(req.state.bodyError);
     return true;
   }

@@ -24,7 +24,7 @@ const STATUS_CODES: Record<number, ErrorCode> = {
  * malformed id (400 naming the parameter), elsewhere simply not found.
  */
 function undecodablePath(path: string, kbIdParams: KbIdParams): AppError {
-  const kb = /^\/v1\/kb\/([a-z-]+)\//.exec(path);
+  const kb = /^\/(?:v1|console\/api)\/kb\/([a-z-]+)\//.exec(path);
   if (kb) {
     const param = kbIdParams[kb[1]] ?? 'id';
     return AppError.validation(param, `${param} is not a valid id.`);

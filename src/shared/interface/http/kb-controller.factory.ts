@@ -9,6 +9,7 @@ import { kbListQueryPipe } from './list-query.pipe';
 import { ApiErrors, ApiIdParam, ApiKeyAuth, CURSOR_QUERY, kbSchemas, LIMIT_QUERY } from './openapi.decorators';
 import { CurrentWorkspace } from './auth.guard';
 import { Idempotent } from './idempotency.interceptor';
+import { apiAndConsole } from './request-context';
 
 /** The controller of a knowledge-base resource: routes from its declaration, one service call each. */
 export interface KbControllerInstance {
@@ -36,7 +37,7 @@ export function KbController<E extends KbRecordEntity>(
   const firstRequired = Object.keys(resource.fields).find((name) => resource.fields[name].presence === 'required') ?? 'name';
   const bodyContext = { body: { param: firstRequired, message: `${firstRequired} is required.` } };
 
-  @Controller(`v1/kb/${resource.path}`)
+  @Controller(apiAndConsole(`v1/kb/${resource.path}`, `kb/${resource.path}`))
   @ApiTags(`Knowledge base: ${resource.path}`)
   @ApiKeyAuth()
   class GeneratedKbController implements KbControllerInstance {

@@ -74,6 +74,15 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
     return this.hits.load({ key, ttl, limit, blockDuration, throttlerName });
   }
 
+  /**
+   * How long a tracker stays blocked (`increment`'s key and throttler name), in milliseconds; 0
+   * when it is not. Reads only, counts nothing: a limit that counts failures asks it first.
+   */
+  async blockedFor(key: string, throttlerName: string): Promise<number> {
+    const left = await this.redis.pttl(`${key}:${throttlerName}:blocked`);
+    return left > 0 ? left : 0;
+  }
+
   onModuleDestroy(): void {
     this.redis.disconnect();
   }

@@ -12,9 +12,10 @@ const logger = new Logger('RateLimitStore');
 
 /** The authenticated workspace; a limited route without one fails closed. */
 function workspaceOf(req: AppRequest): string {
-  const auth = req.state?.auth;
-  if (!auth) throw AppError.unauthenticated();
-  return auth.workspaceId;
+  // A key's workspace, or a console session's: the console spends the same budget.
+  const workspaceId = req.state?.auth?.workspaceId ?? req.state?.console?.workspaceId;
+  if (!workspaceId) throw AppError.unauthenticated();
+  return workspaceId;
 }
 
 /**

@@ -5,6 +5,7 @@ import { AppError } from '../../application/app-error';
 import { ErrorCode } from '../../domain/errors';
 import { isPublicRoute } from './auth.guard';
 import { AppRequest } from './request-context';
+import { RedisThrottlerStorage } from './rate-limit-storage';
 
 /** The throttler's name; `default` keeps the headers unsuffixed (`X-RateLimit-Limit`). */
 export const RATE_LIMIT_THROTTLER = 'default';
@@ -17,6 +18,14 @@ export const RATE_LIMIT_THROTTLER = 'default';
  */
 export function rateLimitKey(config: AppConfig, tracker: string): string {
   return `${config.queuePrefix.replace(/[{}]/g, '')}:rl:{${tracker}}`;
+}
+
+/** `429 rate_limit_exceeded` with `Retry-After` alone, for a limit on failures (there is no budget to report). */
+function failuresExceeded(retryAfter: number): AppError {
+  const seconds = String(Math.max(retryAfter, 1));
+  return new AppError(ErrorCode.rateLimitExceeded, `Too many failed attempts. Retry after ${seconds} seconds.`, undefined, {
+    'Retry-After': seconds,
+  });
 }
 
 /** `429 rate_limit_exceeded`, with the headers a client needs to wait the right time. */
@@ -78,8 +87,10 @@ export class WorkspaceThrottlerGuard extends ThrottlerGuard {
     }
   }
 
+  /** Public routes, and signing in to the console (no workspace yet; it has its own limit). */
   protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return Promise.resolve(isPublicRoute(this.reflector, context));
+    const state = context.switchToHttp().getRequest<AppRequest>().state;
+    return Promise.resolve(isPublicRoute(this.reflector, context) || (state?.surface === 'console' && !state.console));
   }
 
   protected override throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
@@ -113,5 +124,46 @@ export class FailedAuthenticationLimit {
       return;
     }
     if (record.isBlocked) throw rateLimitExceeded(limit, record.timeToBlockExpire);
+  }
+
+  /**
+   * For a limit that counts failures only (console sign-ins, ADR 0058): throws 429 while any of
+   * `trackers` is blocked, counting nothing.
+   */
+  async assertNotBlocked(trackers: string[], throttler: string): Promise<void> {
+    const storage = this.storage;
+    if (!(storage instanceof RedisThrottlerStorage)) return;
+    const left = await this.answered(() =>
+      Promise.all(trackers.map((tracker) => storage.blockedFor(rateLimitKey(this.config, tracker), throttler))),
+    );
+    const longest = left ? Math.max(0, ...left) : 0;
+    if (longest > 0) throw failuresExceeded(Math.ceil(longest / 1000));
+  }
+
+  /**
+   * Counts a failure against each of `trackers`, `limit` allowed per window: the failure that
+   * reaches it is answered 429 and blocks the tracker for a window.
+   */
+  async countFailure(trackers: string[], throttler: string, limit: number, windowSeconds: number): Promise<void> {
+    const window = windowSeconds * 1000;
+    const records = await this.answered(() =>
+      Promise.all(
+        trackers.map((tracker) => this.storage.increment(rateLimitKey(this.config, tracker), window, limit - 1, window, throttler)),
+      ),
+    );
+    const blocked = (records ?? []).filter((record) => record.isBlocked);
+    if (blocked.length > 0) throw failuresExceeded(Math.max(...blocked.map((record) => record.timeToBlockExpire)));
+  }
+
+  /** The store's answer, or undefined when it did not answer (the limit fails open). */
+  private async answered<T>(ask: () => Promise<T>): Promise<T | undefined> {
+    try {
+      const answer = await ask();
+      this.status.answered();
+      return answer;
+    } catch (error) {
+      this.status.failed(error);
+      return undefined;
+    }
   }
 }

@@ -73,8 +73,9 @@ export class RequestLogMiddleware implements NestMiddleware {
           res: { statusCode: res.statusCode },
           responseTime: Math.round(performance.now() - started),
         };
-        const auth = req.state?.auth;
-        if (auth) fields.workspace_id = formatId(ID_PREFIXES.workspace, auth.workspaceId);
+        const workspaceId = req.state?.auth?.workspaceId ?? req.state?.console?.workspaceId;
+        if (workspaceId) fields.workspace_id = formatId(ID_PREFIXES.workspace, workspaceId);
+        if (req.state?.console) fields.console_user_id = req.state.console.userId;
         if (res.statusCode >= 500) {
           fields.err = new Error(`failed with status code ${res.statusCode}`);
           logger.info(fields, 'request errored');

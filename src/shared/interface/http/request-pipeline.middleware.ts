@@ -1,8 +1,22 @@
-import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
+import { Inject, Injectable, NestMiddleware, Optional } from '@nestjs/common';
 import express, { NextFunction, Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 import { AppError } from '../../application/app-error';
-import { ApiKeyAuthenticator, API_KEY_AUTHENTICATOR, AppRequest, isPublicPath, pathOfUrl } from './request-context';
+import { ErrorCode } from '../../domain/errors';
+import {
+  ApiKeyAuthenticator,
+  API_KEY_AUTHENTICATOR,
+  AppRequest,
+  CONSOLE_API_PATH,
+  CONSOLE_SESSION_AUTHENTICATOR,
+  ConsoleSessionAuthenticator,
+  HTTP_SURFACES,
+  HttpSurfaces,
+  isConsoleApiPath,
+  isConsolePath,
+  isPublicPath,
+  pathOfUrl,
+} from './request-context';
 import { FailedAuthenticationLimit } from './rate-limit';
 import { newRequestId } from './request-id';
 
@@ -33,20 +47,49 @@ function queryCarriesKey(req: AppRequest): boolean {
  *    the guards' work once the route is known;
  * 3. the JSON body of POST/PATCH/PUT. Parse errors are kept on the request and raised by the auth
  *    guard, i.e. only for a known route and after authentication.
+ *
+ * Authentication is decided by the path (ADR 0058): `/console/api/…` by the console's session
+ * cookie only (an `Authorization` header counts for nothing there), everything else by API key
+ * only (a cookie counts for nothing there). A surface the application does not serve (the public
+ * API in the console's own process, the console when CONSOLE_ENABLED is off) is no route: 404.
  */
 @Injectable()
 export class RequestPipelineMiddleware implements NestMiddleware {
   constructor(
     @Inject(API_KEY_AUTHENTICATOR) private readonly authenticator: ApiKeyAuthenticator,
     private readonly failedAuthentication: FailedAuthenticationLimit,
+    @Optional() @Inject(HTTP_SURFACES) private readonly surfaces: HttpSurfaces = { api: true, console: false },
+    @Optional() @Inject(CONSOLE_SESSION_AUTHENTICATOR) private readonly sessions?: ConsoleSessionAuthenticator,
   ) {}
 
   async use(req: AppRequest, res: Response, next: NextFunction): Promise<void> {
     assignRequestId(req, res);
     // req.path is relative to the middleware's mount point; the original URL is not.
-    if (isPublicPath(pathOfUrl(req.originalUrl))) return next();
-    await this.authenticate(req);
+    const path = pathOfUrl(req.originalUrl);
+    if (isPublicPath(path)) return next();
+    if (isConsolePath(path)) {
+      if (!this.surfaces.console || !this.sessions) throw new AppError(ErrorCode.notFound, 'No such route.');
+      // The console's pages, when no built UI answered them: no route.
+      if (!isConsoleApiPath(path)) throw new AppError(ErrorCode.notFound, 'No such route.');
+      req.state.surface = 'console';
+      await this.authenticateSession(req, path, this.sessions);
+    } else {
+      if (!this.surfaces.api) throw new AppError(ErrorCode.notFound, 'No such route.');
+      req.state.surface = 'api';
+      await this.authenticate(req);
+    }
     parseBody(req, res, next);
+  }
+
+  /**
+   * The session the cookie names. Signing in (`POST /console/api/session`) needs none and ignores
+   * any cookie it is sent (it always starts a new session); every other console route needs one.
+   */
+  private async authenticateSession(req: AppRequest, path: string, sessions: ConsoleSessionAuthenticator): Promise<void> {
+    if (req.method === 'POST' && path === `${CONSOLE_API_PATH}/session`) return;
+    const session = await sessions.authenticate(req.headers.cookie);
+    if (!session) throw AppError.noConsoleSession();
+    req.state.console = session;
   }
 
   private async authenticate(req: AppRequest): Promise<void> {

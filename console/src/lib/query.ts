@@ -20,7 +20,15 @@ export function toQuery(params: Readonly<Record<string, QueryValue>>): string {
 export function localToIso(local: string): string | undefined {
   if (!local.trim()) return undefined;
   const time = new Date(local);
-  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
+  return Number.isNaN(time.getTime()) ? undefined : apiTimestamp(time);
+}
+
+/**
+ * An instant as the API's time filters take it: `YYYY-MM-DDTHH:mm:ssZ`, whole seconds (rounded
+ * down). `toISOString()`'s milliseconds are refused `400 invalid_parameter`.
+ */
+export function apiTimestamp(time: Date): string {
+  return time.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** A short, locale-formatted date and time; the raw text when it is not a date, `—` when empty. */

@@ -3,6 +3,7 @@ import { api, messageOf } from '../api';
 import { SignalList } from '../components/SignalList';
 import { PagingFooter } from '../components/ui';
 import { usePagedList, useTitle } from '../hooks';
+import { apiTimestamp } from '../lib/query';
 import { humanize, signalMatches, type SignalFilters } from '../lib/signals';
 import { SIGNAL_TYPES, TRIGGERS, type EventPage, type Page, type Signal, type SignalType } from '../types';
 
@@ -20,7 +21,8 @@ function useSignalEvents(onSignals: (signals: Signal[]) => void): string {
     handler.current = onSignals;
   });
   useEffect(() => {
-    const createdAfter = new Date().toISOString();
+    // Whole seconds, as the API takes them: the opening second's Signals may come again, and the list skips those it shows.
+    const createdAfter = apiTimestamp(new Date());
     let cursor: string | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;

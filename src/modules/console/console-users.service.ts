@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import { formatTimestamp } from '../../shared/domain/clock';
+import { formatTimestamp, isoOrNull } from '../../shared/domain/clock';
 import { formatId, ID_PREFIXES, IdGenerator, parseId } from '../../shared/domain/ids';
 import { ConsoleSession, ConsoleSessionAuthenticator } from '../../shared/interface/http/request-context';
 import { ID_GENERATOR } from '../../shared/shared.module';
@@ -32,7 +32,6 @@ export interface SignedIn {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
 
 /** The email as stored and looked up: trimmed, lower case. */
 export function normaliseEmail(email: unknown): string {
@@ -91,8 +90,8 @@ export class ConsoleUsersService implements ConsoleSessionAuthenticator {
     return rows.map((row) => ({
       user_id: formatId(ID_PREFIXES.consoleUser, row.id),
       email: row.email,
-      created_at: iso(row.created_at)!,
-      disabled_at: iso(row.disabled_at),
+      created_at: isoOrNull(row.created_at)!,
+      disabled_at: isoOrNull(row.disabled_at),
     }));
   }
 

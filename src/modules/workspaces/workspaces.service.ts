@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { CLOCK, ID_GENERATOR } from '../../shared/shared.module';
-import { Clock } from '../../shared/domain/clock';
+import { Clock, isoOrNull } from '../../shared/domain/clock';
 import { formatId, ID_PREFIXES, IdGenerator, parseId } from '../../shared/domain/ids';
 import { KeyScope } from '../../shared/application/workspace-context';
 import { ApiKeyAuthenticator, AuthenticatedKey } from '../../shared/interface/http/request-context';
@@ -47,7 +47,6 @@ export interface KeySummary {
 
 /** How often a key's use is written down (per key and process). */
 const LAST_USE_RESOLUTION_MS = 3_600_000;
-const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
 
 /** Workspaces and their API keys (managed by the operations CLI, outside the v1 API). */
 @Injectable()
@@ -87,7 +86,7 @@ export class WorkspacesService implements ApiKeyAuthenticator {
     return rows.map((row) => ({
       workspace_id: formatId(ID_PREFIXES.workspace, row.id),
       name: row.name,
-      created_at: iso(row.created_at)!,
+      created_at: isoOrNull(row.created_at)!,
       active_keys: row.active_keys,
     }));
   }
@@ -105,9 +104,9 @@ export class WorkspacesService implements ApiKeyAuthenticator {
       key_id: formatId(ID_PREFIXES.apiKey, key.id),
       scope: key.scope,
       prefix: key.display_prefix,
-      created_at: iso(key.created_at)!,
-      last_used_at: iso(key.last_used_at),
-      revoked_at: iso(key.revoked_at),
+      created_at: isoOrNull(key.created_at)!,
+      last_used_at: isoOrNull(key.last_used_at),
+      revoked_at: isoOrNull(key.revoked_at),
     }));
   }
 

@@ -22,3 +22,6 @@ export function formatTimestamp(date: Date): string {
   const time = `${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}:${twoDigits(date.getUTCSeconds())}`;
   return `${year}-${month}-${day}T${time}Z`;
 }
+
+/** The full ISO form of a stored time, or null (the operations CLI's records). */
+export const isoOrNull = (value: Date | null): string | null => (value === null ? null : new Date(value).toISOString());

@@ -5,6 +5,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
+# The console's single-page app, built into dist/console-ui by the same npm run build.
+COPY console ./console
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim

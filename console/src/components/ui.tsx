@@ -114,6 +114,18 @@ export function SecretOnce({ label, secret, onDone }: { label: string; secret: s
 }
 
 /** A labelled field: label, control, hint and the error the API placed on it. */
+/** What a form control inside a `Field` carries: its id, and its error and hint for assistive technology. */
+export interface ControlProps {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/**
+ * A labelled form control with its hint and error. `children` renders the control from the
+ * props it must carry (`<input {...control} />`), so its id and descriptions always match the
+ * label, hint and error shown here.
+ */
 export function Field({
   id,
   label,
@@ -125,12 +137,13 @@ export function Field({
   label: string;
   hint?: string;
   error?: string;
-  children: ReactNode;
+  children: (control: ControlProps) => ReactNode;
 }) {
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div className={error ? 'field invalid' : 'field'}>
       <label htmlFor={id}>{label}</label>
-      {children}
+      {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': described || undefined })}
       {hint ? (
         <p className="hint" id={`${id}-hint`}>
           {hint}
@@ -143,12 +156,6 @@ export function Field({
       ) : null}
     </div>
   );
-}
-
-/** The ids a control's `aria-describedby` names: its hint and its error. */
-export function describedBy(id: string, hint?: string, error?: string): string | undefined {
-  const ids = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return ids || undefined;
 }
 
 export function Badge({ children, tone }: { children: ReactNode; tone?: 'pass' | 'fail' | 'unknown' | 'info' }) {

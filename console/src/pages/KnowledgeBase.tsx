@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate, NavLink, useParams } from 'react-router-dom';
 import { ApiError, api, seg } from '../api';
 import { ProfileAssist } from '../components/ProfileAssist';
-import { ConfirmButton, describedBy, ErrorNotice, Field, PagingFooter } from '../components/ui';
+import { ConfirmButton, ErrorNotice, Field, PagingFooter } from '../components/ui';
 import { usePagedList, useTitle } from '../hooks';
 import { placeError, type PlacedError } from '../lib/field-errors';
 import {
@@ -32,22 +32,16 @@ function FieldInput({
   onChange: (value: string) => void;
 }) {
   const id = `kb-${field.name}`;
-  const common = {
-    id,
-    name: field.name,
-    value,
-    required: field.required,
-    maxLength: field.maxLength,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': describedBy(id, field.hint, error),
-  };
   return (
     <Field id={id} label={field.label} hint={field.hint} error={error}>
-      {field.input === 'textarea' ? (
-        <textarea {...common} rows={6} onChange={(event) => onChange(event.target.value)} />
-      ) : (
-        <input {...common} type={field.input === 'url' ? 'url' : 'text'} onChange={(event) => onChange(event.target.value)} />
-      )}
+      {(control) => {
+        const common = { ...control, name: field.name, value, required: field.required, maxLength: field.maxLength };
+        return field.input === 'textarea' ? (
+          <textarea {...common} rows={6} onChange={(event) => onChange(event.target.value)} />
+        ) : (
+          <input {...common} type={field.input === 'url' ? 'url' : 'text'} onChange={(event) => onChange(event.target.value)} />
+        );
+      }}
     </Field>
   );
 }

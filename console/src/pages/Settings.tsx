@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError, api, seg } from '../api';
-import { ConfirmButton, describedBy, ErrorNotice, Field, PagingFooter, SecretOnce } from '../components/ui';
+import { ConfirmButton, ErrorNotice, Field, PagingFooter, SecretOnce } from '../components/ui';
 import { usePagedList, useTitle } from '../hooks';
 import { fieldForParam } from '../lib/field-errors';
 import { formatTime } from '../lib/query';
@@ -261,15 +261,7 @@ function WebhookEndpoints() {
           </p>
         ) : null}
         <Field id="webhook-url" label="Endpoint URL" hint="An https:// URL on a public address" error={at('url')}>
-          <input
-            id="webhook-url"
-            type="url"
-            required
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            aria-invalid={at('url') ? true : undefined}
-            aria-describedby={describedBy('webhook-url', 'hint', at('url'))}
-          />
+          {(control) => <input {...control} type="url" required value={url} onChange={(e) => setUrl(e.target.value)} />}
         </Field>
         <Field
           id="webhook-events"
@@ -277,22 +269,10 @@ function WebhookEndpoints() {
           hint="Comma-separated: signal.created, buyer.*, kb.*, or *"
           error={at('enabled_events')}
         >
-          <input
-            id="webhook-events"
-            required
-            value={events}
-            onChange={(e) => setEvents(e.target.value)}
-            aria-invalid={at('enabled_events') ? true : undefined}
-            aria-describedby={describedBy('webhook-events', 'hint', at('enabled_events'))}
-          />
+          {(control) => <input {...control} required value={events} onChange={(e) => setEvents(e.target.value)} />}
         </Field>
         <Field id="webhook-description" label="Endpoint description" error={at('description')}>
-          <input
-            id="webhook-description"
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-            aria-describedby={describedBy('webhook-description', undefined, at('description'))}
-          />
+          {(control) => <input {...control} value={description} onChange={(e) => setDescription(e.target.value)} />}
         </Field>
         <button type="submit" className="primary">
           Create endpoint

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { ApiError, messageOf } from '../api';
-import { describedBy, Field } from '../components/ui';
+import { Field } from '../components/ui';
 import { useTitle } from '../hooks';
 import { useSession } from '../session';
 
@@ -55,28 +55,28 @@ export function SignInPage() {
           </p>
         ) : null}
         <Field id="email" label="Email" error={fieldError('email')}>
-          <input
-            id="email"
-            type="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            aria-invalid={fieldError('email') ? true : undefined}
-            aria-describedby={describedBy('email', undefined, fieldError('email'))}
-          />
+          {(control) => (
+            <input
+              {...control}
+              type="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+          )}
         </Field>
         <Field id="password" label="Password" error={fieldError('password')}>
-          <input
-            id="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            aria-invalid={fieldError('password') ? true : undefined}
-            aria-describedby={describedBy('password', undefined, fieldError('password'))}
-          />
+          {(control) => (
+            <input
+              {...control}
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          )}
         </Field>
         <button type="submit" className="primary" disabled={busy || status === 'loading'}>
           Sign in

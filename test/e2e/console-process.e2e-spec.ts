@@ -126,6 +126,21 @@ describe('the console UI, when built', () => {
     expectError(await t.http.get('/console/api/buyers'), 401, 'authentication_error');
   });
 
+  it('says so on /console and its client routes when the UI is not built', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'console-ui-empty-'));
+    const unbuilt = await startTestApp({ CONSOLE_UI_DIR: empty });
+    try {
+      for (const path of ['/console', '/console/buyers']) {
+        const page = await unbuilt.http.get(path);
+        expect([path, page.status, page.headers['content-type']]).toEqual([path, 200, 'text/html; charset=utf-8']);
+        expect(page.text).toContain('The console UI is not built');
+      }
+    } finally {
+      await unbuilt.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it('serves nothing under /console when CONSOLE_ENABLED is off', async () => {
     const off = await startTestApp({ CONSOLE_ENABLED: 'false', CONSOLE_UI_DIR: dir });
     try {

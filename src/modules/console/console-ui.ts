@@ -1,5 +1,4 @@
 import express, { NextFunction, Request, Response, Router } from 'express';
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /**
@@ -66,9 +65,11 @@ export function consoleUi(directory: string = DEFAULT_UI_DIRECTORY): Router {
   router.use((req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next('router');
     res.setHeader('Cache-Control', 'no-cache');
-    if (!existsSync(index)) return void res.status(200).type('html').send(NOT_BUILT);
-    res.sendFile(index, (error) => {
-      if (error) next(error);
+    res.sendFile(index, (error: NodeJS.ErrnoException | undefined) => {
+      if (!error) return;
+      // Not built (yet): said in a page, found out by the read itself rather than a check first.
+      if (error.code === 'ENOENT' && !res.headersSent) return void res.status(200).type('html').send(NOT_BUILT);
+      next(error);
     });
   });
   return router;

@@ -6,7 +6,7 @@ import { formatTimestamp, isoOrNull } from '../../shared/domain/clock';
 import { formatId, ID_PREFIXES, IdGenerator, parseId } from '../../shared/domain/ids';
 import { ConsoleSession, ConsoleSessionAuthenticator } from '../../shared/interface/http/request-context';
 import { ID_GENERATOR } from '../../shared/shared.module';
-import { OperationError } from '../workspaces/workspaces.service';
+import { OperationError, WorkspacesService } from '../workspaces/workspaces.service';
 import { generatePassword, hashPassword, UNUSABLE_PASSWORD_HASH, verifyPassword } from './console-password';
 import { csrfTokenFor, hashSessionToken, newSessionToken, readSessionCookie } from './console-session-cookie';
 
@@ -58,6 +58,7 @@ export class ConsoleUsersService implements ConsoleSessionAuthenticator {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly workspaces: WorkspacesService,
   ) {}
 
   async createUser(workspaceId: string, email: string): Promise<CreatedConsoleUser> {
@@ -185,9 +186,8 @@ export class ConsoleUsersService implements ConsoleSessionAuthenticator {
 
   private async workspace(workspaceId: string): Promise<string> {
     const parsed = parseId(ID_PREFIXES.workspace, workspaceId);
-    const rows: unknown[] =
-      parsed.kind === 'ok' ? await this.dataSource.query(`SELECT 1 FROM workspaces WHERE id = $1`, [parsed.value]) : [];
-    if (parsed.kind !== 'ok' || rows.length === 0) throw new OperationError(`No workspace ${String(workspaceId)}`);
+    if (parsed.kind !== 'ok' || !(await this.workspaces.exists(workspaceId)))
+      throw new OperationError(`No workspace ${String(workspaceId)}`);
     return parsed.value;
   }
 }

@@ -7,6 +7,7 @@ import { ConsoleUsersService } from './console-users.service';
 
 /** Console users and sessions without HTTP: what the CLI's `user` commands and the demo seed need. */
 @Module({
+  imports: [WorkspacesModule],
   providers: [ConsoleUsersService],
   exports: [ConsoleUsersService],
 })

@@ -15,7 +15,7 @@ const asIs = (value: unknown): unknown => value;
  * answer cost more CPU than building the line (docs/performance.md). A synchronous line is also
  * never lost in a crash. It waits only while stdout's reader does not read at all.
  */
-export function stdoutDestination(): DestinationStream {
+function stdoutDestination(): DestinationStream {
   return pino.destination({ dest: 1, sync: true });
 }
 

@@ -14,9 +14,7 @@ const CREDENTIAL_PARAMETER = /((?:api_?key|key|access_token|token)=)[^&#]*/gi;
  * `processLogOptions` — so this is the URL's own rule, not the only guard.)
  */
 export function redactUrl(url: string | undefined): string {
-  const text = url ?? '';
-  // Most URLs carry no parameter value at all: nothing for the parameter rule to look at.
-  return redactSecrets(text.includes('=') ? text.replace(CREDENTIAL_PARAMETER, `$1${REDACTED}`) : text);
+  return redactSecrets((url ?? '').replace(CREDENTIAL_PARAMETER, `$1${REDACTED}`));
 }
 
 /**

@@ -8,11 +8,11 @@
  *   PORT, DATABASE_URL, CURSOR_SECRET, BASELINE_WORKSPACE_ID (internal decimal id), BASELINE_KEY_ID
  *
  * Only pure functions and declarations come from src/ (presenters, pager, cursor codec, ids, KB
- * field rules and the resources' id prefixes, the pool's type parsers), so the per-request work
- * beyond the framework is the API's own. The SQL
- * texts are copied from the repositories: the Signals and Buyers ones from their source, the
- * knowledge-base ones as KbRepository.page / insert / softDelete build them from the entity's
- * metadata.
+ * field rules and the resources' id prefixes, the pool's type parsers, the KB writes' SQL
+ * builders), so the per-request work beyond the framework is the API's own. The Signals and
+ * Buyers SQL texts are copied from their repositories, the knowledge-base lists as
+ * KbRepository.page builds them from the entity's metadata; the Topic writes are KbRepository's
+ * own statements (the change and its event in one statement, then the wait for the flush).
  *
  * `npm run bench` runs it compiled (bench/tsconfig.servers.json), as the API runs: under ts-node
  * Node's `domain` module would be loaded, which slows every EventEmitter in the process.
@@ -37,6 +37,8 @@ import { keysetPage, KeysetPosition, Page } from '../src/shared/application/pagi
 import { formatTimestamp } from '../src/shared/domain/clock';
 import { formatId, ID_PREFIXES, IdGenerator, parseId } from '../src/shared/domain/ids';
 import { CursorCodec } from '../src/shared/infrastructure/cursor-codec';
+import { DURABLE } from '../src/shared/infrastructure/event-outbox';
+import { kbInsertSql, kbSoftDeleteSql } from '../src/shared/infrastructure/kb.repository';
 import { keysetSql } from '../src/shared/infrastructure/keyset-sql';
 
 /** The API's pool: `extra` of src/database/data-source.ts. */
@@ -117,9 +119,12 @@ function kbPageSql(table: string, workspaceId: string, after: KeysetPosition | n
   };
 }
 
-// KbRepository.insert (columns in the entity's metadata order)
-const TOPIC_INSERT = `INSERT INTO topics (${KB_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
-const TOPIC_SOFT_DELETE = 'UPDATE topics SET deleted_at = $3 WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL';
+// KbRepository.insert and softDelete: the change and its event in one statement, then the wait
+// for its flush (DURABLE) before the answer, as the API writes them (columns in the entity's order)
+const TOPIC_NAMES = { table: 'topics', columns: KB_COLUMNS, properties: KB_COLUMNS.split(', ') };
+const TOPIC_EVENTS = { path: topicResource.path, events: true };
+const TOPIC_INSERT = kbInsertSql(TOPIC_NAMES, TOPIC_EVENTS);
+const TOPIC_SOFT_DELETE = kbSoftDeleteSql(TOPIC_NAMES, TOPIC_EVENTS);
 
 /* ---- request handling ---- */
 
@@ -182,6 +187,13 @@ class Baseline {
 
   private query<T>(sql: string, params: unknown[]): Promise<T[]> {
     return this.run(sql, params).then((result) => result.rows as T[]);
+  }
+
+  /** KbRepository.write: the change, then, when it made a row, the wait for its flush. */
+  private async write(sql: string, params: unknown[]): Promise<number> {
+    const { rowCount } = await this.run(sql, params);
+    if (rowCount !== 0) await this.run(DURABLE, []);
+    return rowCount ?? 0;
   }
 
   private limit(query: Query): number {
@@ -275,7 +287,7 @@ class Baseline {
       created_at: now,
       updated_at: now,
     };
-    await this.query(TOPIC_INSERT, [
+    await this.write(TOPIC_INSERT, [
       record.id,
       this.config.workspaceId,
       record.name,
@@ -292,8 +304,8 @@ class Baseline {
   private async deleteTopic(publicId: string): Promise<Answer> {
     const parsed = parseId(topicResource.idPrefix, publicId);
     if (parsed.kind !== 'ok') throw AppError.notFound('Topic');
-    const result = await this.run(TOPIC_SOFT_DELETE, [this.config.workspaceId, parsed.value, new Date()]);
-    if ((result.rowCount ?? 0) === 0) throw AppError.notFound('Topic');
+    const deleted = await this.write(TOPIC_SOFT_DELETE, [this.config.workspaceId, parsed.value, new Date()]);
+    if (deleted === 0) throw AppError.notFound('Topic');
     return { status: 204 };
   }
 }

@@ -6,52 +6,84 @@ import { commitWithoutFlush, DURABLE, EVENT_COLUMNS, eventNumbers, rowJson } fro
 import { KbRecordEntity } from './kb-record.entity';
 import { keysetSql } from './keyset-sql';
 import { preparedQuery } from './prepared-query';
+/** A knowledge-base table's names, from its entity's metadata (never from input). */
+export interface KbTableNames {
+  table: string;
+  /** The columns by name, in the entity's order (not `*`: a prepared statement's result must keep its shape when a migration adds a column while the process runs). */
+  columns: string;
+  properties: string[];
+}
+
+/** How a resource's writes record their events: `path` names them (`kb.<path>.created|…`); `events` false writes none (EVENTS_ENABLED off). */
+export interface KbEvents {
+  path: string;
+  events: boolean;
+}
+
+/**
+ * CTEs that record the event of the row `changed` returns (at most one), in the statement that
+ * changes it: the write and its event commit together, or neither does. The statement's
+ * transaction commits without waiting for the flush (the counter's lock is held only until the
+ * commit is written); the writer waits for `DURABLE` before the change is acknowledged.
+ */
+function eventOf(
+  { path, events }: KbEvents,
+  action: KbEventAction,
+  changed: string,
+  previous = 'NULL::json',
+  from = `${changed} r`,
+): string {
+  const count = `(SELECT count(*) FROM ${changed})${events ? '' : ' * 0'}`;
+  return `${commitWithoutFlush('early')},
+      ${eventNumbers('numbers', `(SELECT c.workspace_id FROM ${changed} c, early LIMIT 1)`, count)},
+      event AS (INSERT INTO events (${EVENT_COLUMNS})
+      SELECT r.workspace_id, n.last, '${kbEventType(path, action)}', '${kbObjectType(path)}', ${rowJson('r')}, ${previous}
+        FROM ${from}, numbers n)`;
+}
+
+/** The insert of a record and its `created` event; parameters are the columns' values in `names.properties` order. */
+export function kbInsertSql({ table, columns, properties }: KbTableNames, events: KbEvents): string {
+  const insert = `INSERT INTO ${table} (${columns}) VALUES (${properties.map((_, i) => `$${i + 1}`).join(', ')})`;
+  return `WITH inserted AS (${insert} RETURNING ${columns}), ${eventOf(events, 'created', 'inserted')} SELECT 1`;
+}
+
+/** The soft delete of an active record and its `deleted` event (the record as it was); `$1` workspace, `$2` id, `$3` now. */
+export function kbSoftDeleteSql({ table, columns }: KbTableNames, events: KbEvents): string {
+  return `WITH deleted AS (UPDATE ${table} SET deleted_at = $3 WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING ${columns}),
+            ${eventOf(events, 'deleted', 'deleted')}
+       SELECT 1 FROM deleted`;
+}
+
 /**
  * The only way to the knowledge-base tables. Every method takes the workspace first and refuses to
  * run without one, and every statement carries `workspace_id = …` and `deleted_at IS NULL`, so no
  * query path can reach another tenant's or a deleted record.
  */
 export class KbRepository<E extends KbRecordEntity> {
+  private readonly eventsOf: KbEvents;
+
   /** `path` names the resource's events (`kb.<resource>.created|updated|deleted`). */
   constructor(
     private readonly repo: Repository<E>,
-    private readonly path: string,
+    path: string,
     /** False writes no events (EVENTS_ENABLED off). */
-    private readonly events = true,
-  ) {}
-
-  /** Table and column names come from entity metadata, never from input; read once. */
-  private names?: { table: string; columns: string; properties: string[]; insert: string };
-
-  /**
-   * CTEs that record the event of the row `changed` returns (at most one), in the statement that
-   * changes it: the write and its event commit together, or neither does. The statement's
-   * transaction commits without waiting for the flush (the counter's lock is held only until the
-   * commit is written); `write` waits for it before the change is acknowledged.
-   */
-  private eventOf(action: KbEventAction, changed: string, previous = 'NULL::json', from = `${changed} r`): string {
-    const count = `(SELECT count(*) FROM ${changed})${this.events ? '' : ' * 0'}`;
-    return `${commitWithoutFlush('early')},
-      ${eventNumbers('numbers', `(SELECT c.workspace_id FROM ${changed} c, early LIMIT 1)`, count)},
-      event AS (INSERT INTO events (${EVENT_COLUMNS})
-      SELECT r.workspace_id, n.last, '${kbEventType(this.path, action)}', '${kbObjectType(this.path)}', ${rowJson('r')}, ${previous}
-        FROM ${from}, numbers n)`;
+    events = true,
+  ) {
+    this.eventsOf = { path, events };
   }
 
-  /**
-   * `columns` lists the entity's columns by name (not `*`: a prepared statement's result must
-   * keep its shape when a migration adds a column while the process runs).
-   */
-  private get sqlNames(): { table: string; columns: string; properties: string[]; insert: string } {
+  /** Table and column names come from entity metadata, never from input; read once. */
+  private names?: KbTableNames & { insert: string; softDelete: string };
+
+  private get sqlNames(): KbTableNames & { insert: string; softDelete: string } {
     if (!this.names) {
       const { tableName, columns } = this.repo.metadata;
-      const list = columns.map((column) => column.databaseName).join(', ');
-      this.names = {
+      const names: KbTableNames = {
         table: tableName,
-        columns: list,
+        columns: columns.map((column) => column.databaseName).join(', '),
         properties: columns.map((column) => column.propertyName),
-        insert: `INSERT INTO ${tableName} (${list}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
       };
+      this.names = { ...names, insert: kbInsertSql(names, this.eventsOf), softDelete: kbSoftDeleteSql(names, this.eventsOf) };
     }
     return this.names;
   }
@@ -86,9 +118,9 @@ export class KbRepository<E extends KbRecordEntity> {
     const workspaceId = requireWorkspace(ctx);
     const row = { ...record, workspace_id: workspaceId, deleted_at: null } as unknown as E;
     const values = row as unknown as Record<string, unknown>;
-    const { insert, properties, columns } = this.sqlNames;
+    const { insert, properties } = this.sqlNames;
     await this.write(
-      `WITH inserted AS (${insert} RETURNING ${columns}), ${this.eventOf('created', 'inserted')} SELECT 1`,
+      insert,
       properties.map((name) => values[name] ?? null),
     );
     return row;
@@ -111,7 +143,7 @@ export class KbRepository<E extends KbRecordEntity> {
     const rows = await this.write<E>(
       `WITH updated AS (UPDATE ${table} t SET ${sets.join(', ')}
                          WHERE t.workspace_id = $1 AND t.id = $2 AND t.deleted_at IS NULL RETURNING ${columns}),
-            ${this.eventOf('updated', 'updated', rowJson('o'), `updated r JOIN ${table} o ON o.workspace_id = r.workspace_id AND o.id = r.id`)}
+            ${eventOf(this.eventsOf, 'updated', 'updated', rowJson('o'), `updated r JOIN ${table} o ON o.workspace_id = r.workspace_id AND o.id = r.id`)}
        SELECT * FROM updated`,
       params,
     );
@@ -120,13 +152,7 @@ export class KbRepository<E extends KbRecordEntity> {
 
   /** Soft delete; false when there was no active record to delete. The event carries the record as it was. */
   async softDelete(ctx: WorkspaceContext, id: string, now: Date): Promise<boolean> {
-    const { columns, table } = this.sqlNames;
-    const rows = await this.write(
-      `WITH deleted AS (UPDATE ${table} SET deleted_at = $3 WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING ${columns}),
-            ${this.eventOf('deleted', 'deleted')}
-       SELECT 1 FROM deleted`,
-      [requireWorkspace(ctx), id, now],
-    );
+    const rows = await this.write(this.sqlNames.softDelete, [requireWorkspace(ctx), id, now]);
     return rows.length > 0;
   }
 

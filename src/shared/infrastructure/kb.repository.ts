@@ -6,6 +6,7 @@ import { commitWithoutFlush, DURABLE, EVENT_COLUMNS, eventNumbers, rowJson } fro
 import { KbRecordEntity } from './kb-record.entity';
 import { keysetSql } from './keyset-sql';
 import { preparedQuery } from './prepared-query';
+
 /** A knowledge-base table's names, from its entity's metadata (never from input). */
 export interface KbTableNames {
   table: string;
@@ -60,7 +61,7 @@ export function kbSoftDeleteSql({ table, columns }: KbTableNames, events: KbEven
  * query path can reach another tenant's or a deleted record.
  */
 export class KbRepository<E extends KbRecordEntity> {
-  private readonly eventsOf: KbEvents;
+  private readonly eventSettings: KbEvents;
 
   /** `path` names the resource's events (`kb.<resource>.created|updated|deleted`). */
   constructor(
@@ -69,7 +70,7 @@ export class KbRepository<E extends KbRecordEntity> {
     /** False writes no events (EVENTS_ENABLED off). */
     events = true,
   ) {
-    this.eventsOf = { path, events };
+    this.eventSettings = { path, events };
   }
 
   /** Table and column names come from entity metadata, never from input; read once. */
@@ -83,7 +84,7 @@ export class KbRepository<E extends KbRecordEntity> {
         columns: columns.map((column) => column.databaseName).join(', '),
         properties: columns.map((column) => column.propertyName),
       };
-      this.names = { ...names, insert: kbInsertSql(names, this.eventsOf), softDelete: kbSoftDeleteSql(names, this.eventsOf) };
+      this.names = { ...names, insert: kbInsertSql(names, this.eventSettings), softDelete: kbSoftDeleteSql(names, this.eventSettings) };
     }
     return this.names;
   }
@@ -143,7 +144,7 @@ export class KbRepository<E extends KbRecordEntity> {
     const rows = await this.write<E>(
       `WITH updated AS (UPDATE ${table} t SET ${sets.join(', ')}
                          WHERE t.workspace_id = $1 AND t.id = $2 AND t.deleted_at IS NULL RETURNING ${columns}),
-            ${eventOf(this.eventsOf, 'updated', 'updated', rowJson('o'), `updated r JOIN ${table} o ON o.workspace_id = r.workspace_id AND o.id = r.id`)}
+            ${eventOf(this.eventSettings, 'updated', 'updated', rowJson('o'), `updated r JOIN ${table} o ON o.workspace_id = r.workspace_id AND o.id = r.id`)}
        SELECT * FROM updated`,
       params,
     );

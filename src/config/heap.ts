@@ -8,9 +8,10 @@ import { setFlagsFromString } from 'node:v8';
  * and under load it sits at 4×: the API's live heap is about 40 MB, but each busy connection keeps
  * a page of rows and its JSON alive across young collections, so they reach the old generation
  * and the process grows to 300–350 MB of RSS before a full collection clears them. At 2.1× the
- * peak is about 255–270 MB on the busiest lists, 15–20 MB under 2.5×, for no CPU cost that could be
- * measured against the noise of a loaded 2-core machine (docs/performance.md); at 1.8× about
- * 200–225 MB, for 3–5 % more CPU per request.
+ * peak is about 255–300 MB on the busiest lists of a slower machine and 315–360 MB on a faster
+ * one, 15–40 MB under 2.5×; the price is more full collections, up to a tenth of a short page's
+ * CPU on the faster machine (docs/performance.md, "RSS"). At 1.8× about 200–225 MB, for 3–5 %
+ * more CPU per request.
  */
 export const HEAP_GROWING_PERCENT = 110;
 

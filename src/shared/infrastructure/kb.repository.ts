@@ -10,12 +10,18 @@ import { preparedQuery } from './prepared-query';
 /** A knowledge-base table's names, from its entity's metadata (never from input). */
 export interface KbTableNames {
   table: string;
-  /** The columns by name, in the entity's order (not `*`: a prepared statement's result must keep its shape when a migration adds a column while the process runs). */
+  /**
+   * The columns by name, in the entity's order (not `*`: a prepared statement's result must keep
+   * its shape when a migration adds a column while the process runs).
+   */
   columns: string;
   properties: string[];
 }
 
-/** How a resource's writes record their events: `path` names them (`kb.<path>.created|…`); `events` false writes none (EVENTS_ENABLED off). */
+/**
+ * How a resource's writes record their events: `path` names them (`kb.<path>.created|…`);
+ * `events` false writes none (EVENTS_ENABLED off).
+ */
 export interface KbEvents {
   path: string;
   events: boolean;
@@ -42,17 +48,28 @@ function eventOf(
         FROM ${from}, numbers n)`;
 }
 
-/** The insert of a record and its `created` event; parameters are the columns' values in `names.properties` order. */
+/** The insert of a record and its `created` event; the parameters are the columns' values, in `properties` order. */
 export function kbInsertSql({ table, columns, properties }: KbTableNames, events: KbEvents): string {
   const insert = `INSERT INTO ${table} (${columns}) VALUES (${properties.map((_, i) => `$${i + 1}`).join(', ')})`;
   return `WITH inserted AS (${insert} RETURNING ${columns}), ${eventOf(events, 'created', 'inserted')} SELECT 1`;
 }
 
-/** The soft delete of an active record and its `deleted` event (the record as it was); `$1` workspace, `$2` id, `$3` now. */
+/**
+ * The soft delete of an active record and its `deleted` event (the record as it was): `$1` the
+ * workspace, `$2` the id, `$3` now.
+ */
 export function kbSoftDeleteSql({ table, columns }: KbTableNames, events: KbEvents): string {
   return `WITH deleted AS (UPDATE ${table} SET deleted_at = $3 WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING ${columns}),
             ${eventOf(events, 'deleted', 'deleted')}
        SELECT 1 FROM deleted`;
+}
+
+/** A resource's statements that do not depend on the request, built once from its names. */
+interface KbStatements extends KbTableNames {
+  insert: string;
+  softDelete: string;
+  /** The CTEs of an update's `updated` event; the update itself depends on the fields changed. */
+  updateEvent: string;
 }
 
 /**
@@ -74,9 +91,9 @@ export class KbRepository<E extends KbRecordEntity> {
   }
 
   /** Table and column names come from entity metadata, never from input; read once. */
-  private names?: KbTableNames & { insert: string; softDelete: string };
+  private names?: KbStatements;
 
-  private get sqlNames(): KbTableNames & { insert: string; softDelete: string } {
+  private get sqlNames(): KbStatements {
     if (!this.names) {
       const { tableName, columns } = this.repo.metadata;
       const names: KbTableNames = {
@@ -84,7 +101,19 @@ export class KbRepository<E extends KbRecordEntity> {
         columns: columns.map((column) => column.databaseName).join(', '),
         properties: columns.map((column) => column.propertyName),
       };
-      this.names = { ...names, insert: kbInsertSql(names, this.eventSettings), softDelete: kbSoftDeleteSql(names, this.eventSettings) };
+      this.names = {
+        ...names,
+        insert: kbInsertSql(names, this.eventSettings),
+        softDelete: kbSoftDeleteSql(names, this.eventSettings),
+        // The earlier row, read in the statement's snapshot (before the update), is the event's `previous`.
+        updateEvent: eventOf(
+          this.eventSettings,
+          'updated',
+          'updated',
+          rowJson('o'),
+          `updated r JOIN ${tableName} o ON o.workspace_id = r.workspace_id AND o.id = r.id`,
+        ),
+      };
     }
     return this.names;
   }
@@ -133,18 +162,17 @@ export class KbRepository<E extends KbRecordEntity> {
    * becomes the later of now and one second past the previous value.
    */
   async update(ctx: WorkspaceContext, id: string, changes: Partial<E>, now: Date): Promise<E | null> {
-    const { table, columns, properties } = this.sqlNames;
+    const { table, columns, properties, updateEvent } = this.sqlNames;
     const params: unknown[] = [requireWorkspace(ctx), id, now];
     // Only declared columns are set; their values are parameters.
     const sets = Object.entries(changes as Record<string, unknown>)
       .filter(([name]) => properties.includes(name) && name !== 'updated_at')
       .map(([name, value]) => `${name} = $${params.push(value)}`);
     sets.push(`updated_at = GREATEST($3::timestamptz, date_trunc('second', t.updated_at) + interval '1 second')`);
-    // The earlier row, read in the statement's snapshot (before the update), is the event's `previous`.
     const rows = await this.write<E>(
       `WITH updated AS (UPDATE ${table} t SET ${sets.join(', ')}
                          WHERE t.workspace_id = $1 AND t.id = $2 AND t.deleted_at IS NULL RETURNING ${columns}),
-            ${eventOf(this.eventSettings, 'updated', 'updated', rowJson('o'), `updated r JOIN ${table} o ON o.workspace_id = r.workspace_id AND o.id = r.id`)}
+            ${updateEvent}
        SELECT * FROM updated`,
       params,
     );

@@ -51,7 +51,7 @@ describe('webhook endpoints', () => {
     const ws = await t.newWorkspace();
     const created = await endpoint(ws, 'http://127.0.0.1:9/hooks', ['signal.created', 'buyer.*']);
     expect(created).toMatchObject({
-      id: expect.stringMatching(/^we_\d{19}$/),
+      id: expect.stringMatching(/^whe_\d{19}$/),
       object: 'webhook_endpoint',
       enabled_events: ['signal.created', 'buyer.*'],
       enabled: true,

@@ -2077,7 +2077,7 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         WebhookEndpoint: {
-            /** @example we_0384275394154701033 */
+            /** @example whe_0384275394154701033 */
             id: string;
             /** @enum {string} */
             object: "webhook_endpoint";
@@ -2115,7 +2115,7 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         WebhookEndpointWithSecret: {
-            /** @example we_0384275394154701033 */
+            /** @example whe_0384275394154701033 */
             id: string;
             /** @enum {string} */
             object: "webhook_endpoint";

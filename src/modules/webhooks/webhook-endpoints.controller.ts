@@ -34,7 +34,7 @@ const ENDPOINT_PROPERTIES: SchemaObject = {
   type: 'object',
   required: ['id', 'object', 'url', 'description', 'enabled_events', 'enabled', 'disabled_reason', 'created_at', 'updated_at'],
   properties: {
-    id: { type: 'string', example: 'we_0384275394154701033' },
+    id: { type: 'string', example: 'whe_0384275394154701033' },
     object: { type: 'string', enum: ['webhook_endpoint'] },
     ...ENDPOINT_FIELDS,
     enabled: { type: 'boolean' },
@@ -122,7 +122,7 @@ const BODY_ERRORS = { body: { param: 'url', message: 'url is required.' } };
 const ID_PARAM = ApiParam({
   name: 'endpoint_id',
   required: true,
-  schema: { type: 'string', pattern: '^we_', example: 'we_0384275394154701033' },
+  schema: { type: 'string', pattern: '^whe_', example: 'whe_0384275394154701033' },
 });
 
 /** Webhook endpoints: where a workspace's events are sent, signed per Standard Webhooks. Read keys may only read. */

@@ -184,7 +184,8 @@ export class WebhookEndpointsService {
   async test(ctx: WorkspaceContext, id: string): Promise<Record<string, unknown>> {
     const endpoint = await this.found(ctx, id);
     const now = this.clock.now();
-    const messageId = `msg_${this.ids.next()}`;
+    // Not an event of the feed: an id of its own, in the ids' 19-digit form.
+    const messageId = formatId('msg_', this.ids.next());
     const body = JSON.stringify({
       id: messageId,
       object: 'event',

@@ -120,7 +120,7 @@ describe('formatId', () => {
 });
 
 describe('ID_PREFIXES', () => {
-  it('uses the prefixes of the spec and DESIGN §1 (the knowledge base declares its own)', () => {
+  it('uses the prefixes of the spec and DESIGN §1 and §7 (the knowledge base declares its own)', () => {
     expect(ID_PREFIXES).toEqual({
       workspace: 'wor_',
       buyer: 'buy_',
@@ -128,7 +128,7 @@ describe('ID_PREFIXES', () => {
       targetList: 'lis_',
       request: 'req_',
       event: 'evt_',
-      webhookEndpoint: 'we_',
+      webhookEndpoint: 'whe_',
       webhookDelivery: 'whd_',
       apiKey: 'key_',
       activity: 'act_',

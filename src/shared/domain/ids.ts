@@ -18,7 +18,7 @@ export const ID_PREFIXES = {
   activity: 'act_',
   request: 'req_',
   event: 'evt_',
-  webhookEndpoint: 'we_',
+  webhookEndpoint: 'whe_',
   webhookDelivery: 'whd_',
   consoleUser: 'usr_',
 } as const;

@@ -109,6 +109,13 @@ describe('webhook endpoints', () => {
     expectError(await post({ url: 'http://127.0.0.1:9', enabled_events: [] }), 400, 'validation_error', 'enabled_events');
     expectError(await post({ url: 'http://127.0.0.1:9' }), 400, 'validation_error', 'enabled_events');
     expectError(await post({ url: 'http://127.0.0.1:9', enabled_events: ['*'], secret: 'mine' }), 400, 'validation_error', 'secret');
+    // The body's own rules come before the host's DNS answer.
+    expectError(
+      await post({ url: 'https://hooks.example.invalid/bi', enabled_events: ['buyer.deleted'] }),
+      400,
+      'validation_error',
+      'enabled_events',
+    );
     const created = await endpoint(ws, 'http://127.0.0.1:9/hooks');
     const patch = (body: unknown) =>
       t.http
@@ -122,6 +129,22 @@ describe('webhook endpoints', () => {
     const listed = await t.http.get('/v1/webhook-endpoints').set('Authorization', ws.auth);
     expect(listed.body.data).toHaveLength(1);
     expect(listed.body.data[0].url).toBe('http://127.0.0.1:9/hooks');
+  });
+
+  test('a host that does not resolve yet is accepted; its deliveries fail and say why', async () => {
+    const ws = await t.newWorkspace();
+    // `.invalid` never resolves (RFC 2606), on any network.
+    const created = await endpoint(ws, 'https://hooks.example.invalid/bi');
+    expect(created.url).toBe('https://hooks.example.invalid/bi');
+    const ping = await t.http.post(`/v1/webhook-endpoints/${created.id}/test`).set('Authorization', ws.auth);
+    expect(ping.status).toBe(200);
+    expect(ping.body).toMatchObject({ succeeded: false, status_code: null, error: expect.stringContaining('hooks.example.invalid') });
+    const moved = await t.http
+      .patch(`/v1/webhook-endpoints/${created.id}`)
+      .set('Authorization', ws.auth)
+      .send({ url: 'https://hooks.other.invalid/bi' });
+    expect(moved.status).toBe(200);
+    expect(moved.body.url).toBe('https://hooks.other.invalid/bi');
   });
 });
 

@@ -74,10 +74,14 @@ export function checkReceiverUrl(value: string, allowInsecure: boolean): UrlChec
   return { url, problem: null };
 }
 
+/** A host whose addresses may not receive webhooks (as opposed to one that did not resolve). */
+export class ReceiverRefused extends Error {}
+
 /**
- * Every address the host resolves to, each allowed; throws with the reason otherwise. Used at
- * creation and again at every delivery (where the connection then goes to the address checked, so
- * a DNS answer that changes in between cannot point it elsewhere).
+ * Every address the host resolves to, each allowed; throws with the reason otherwise
+ * (`ReceiverRefused` when an address is refused, the lookup's own error when the name did not
+ * resolve). Used at every delivery, where the connection then goes to the address checked, so a
+ * DNS answer that changes in between cannot point it elsewhere.
  */
 export async function resolveReceiver(hostname: string, allowLoopback: boolean): Promise<Array<{ address: string; family: number }>> {
   const host = hostname.replace(/^\[|\]$/g, '');
@@ -85,7 +89,30 @@ export async function resolveReceiver(hostname: string, allowLoopback: boolean):
   if (addresses.length === 0) throw new Error(`${hostname} does not resolve`);
   for (const { address } of addresses) {
     const refusal = addressRefusal(address, allowLoopback);
-    if (refusal) throw new Error(`${hostname} resolves to ${refusal}`);
+    if (refusal) throw new ReceiverRefused(`${hostname} resolves to ${refusal}`);
   }
   return addresses;
+}
+
+/** How long the check at creation waits for DNS before it takes the name as not resolving now. */
+export const CREATION_LOOKUP_MS = 2_000;
+
+/**
+ * The check at creation or update: why the host may not receive webhooks, or null. A name that
+ * does not resolve now (not yet published, or DNS unreachable or slower than
+ * CREATION_LOOKUP_MS) is not refused: nothing can be sent to it, and every delivery resolves and
+ * checks again, failing (and retrying) until it does.
+ */
+export async function hostRefusal(hostname: string, allowLoopback: boolean): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), CREATION_LOOKUP_MS)));
+  const checked = resolveReceiver(hostname, allowLoopback).then(
+    () => null,
+    (error: unknown) => (error instanceof ReceiverRefused ? error.message : null),
+  );
+  try {
+    return await Promise.race([checked, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

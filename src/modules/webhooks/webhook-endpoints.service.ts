@@ -12,7 +12,7 @@ import { CLOCK, ID_GENERATOR } from '../../shared/shared.module';
 import { EVENT_TYPES, subscribes } from '../events/event-types';
 import { EventRow, EventsRepository } from '../events/events.repository';
 import { EventsService } from '../events/events.service';
-import { checkReceiverUrl, resolveReceiver } from './receiver-address';
+import { checkReceiverUrl, hostRefusal } from './receiver-address';
 import { DeliveryRow, EndpointChanges, EndpointRow, WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookQueue } from './webhook-queue';
 import { newSigningSecret, signedHeaders } from './webhook-signature';
@@ -104,9 +104,10 @@ export class WebhookEndpointsService {
     const input = this.read(body, ['url', 'enabled_events', 'description']);
     if (input.url === undefined) throw AppError.validation('url', 'url is required.');
     if (input.enabled_events === undefined) throw AppError.validation('enabled_events', 'enabled_events is required.');
-    const url = await this.receiverUrl(input.url);
+    const receiver = this.receiverUrl(input.url);
     const enabledEvents = eventPatterns(input.enabled_events);
     const description = input.description === undefined ? '' : text(input.description, 'description', MAX_DESCRIPTION_LENGTH);
+    const url = await this.allowedReceiver(receiver);
     const secret = newSigningSecret();
     const row = await this.endpoints.insert(ctx, {
       id: this.ids.next(),
@@ -143,7 +144,7 @@ export class WebhookEndpointsService {
     const input = this.read(body, ['url', 'enabled_events', 'enabled', 'description']);
     if (Object.keys(input).length === 0) throw AppError.validation('body', 'Supply at least one field to update.');
     const changes: EndpointChanges = {};
-    if (input.url !== undefined) changes.url = await this.receiverUrl(input.url);
+    const receiver = input.url === undefined ? undefined : this.receiverUrl(input.url);
     if (input.enabled_events !== undefined) changes.enabled_events = eventPatterns(input.enabled_events);
     if (input.description !== undefined) changes.description = text(input.description, 'description', MAX_DESCRIPTION_LENGTH);
     if (input.enabled !== undefined) {
@@ -151,6 +152,7 @@ export class WebhookEndpointsService {
       changes.enabled = input.enabled;
       changes.disabled_reason = input.enabled ? null : 'disabled by request';
     }
+    if (receiver) changes.url = await this.allowedReceiver(receiver);
     const row = await this.endpoints.update(ctx, endpointId, changes, this.clock.now());
     if (!row) throw AppError.notFound('Webhook endpoint');
     if (changes.enabled === true) await this.endpoints.startDispatch(ctx, row.id);
@@ -257,16 +259,19 @@ export class WebhookEndpointsService {
     return { type: event.type, body: JSON.stringify(this.eventViews.present(event)) };
   }
 
-  private async receiverUrl(value: unknown): Promise<string> {
+  /** The URL's own rules (no network): the URL as it will be called. */
+  private receiverUrl(value: unknown): URL {
     const raw = text(value, 'url', MAX_URL_LENGTH);
     const checked = checkReceiverUrl(raw, this.config.webhooks.allowInsecureUrls);
     if (checked.problem || !checked.url) throw AppError.validation('url', `${checked.problem ?? 'url is invalid'}.`);
-    try {
-      await resolveReceiver(checked.url.hostname, this.config.webhooks.allowInsecureUrls);
-    } catch (error) {
-      throw AppError.validation('url', `url cannot receive webhooks: ${(error as Error).message}.`);
-    }
-    return checked.url.toString();
+    return checked.url;
+  }
+
+  /** The host's addresses as DNS gives them now: run after every other check of the body. */
+  private async allowedReceiver(url: URL): Promise<string> {
+    const refusal = await hostRefusal(url.hostname, this.config.webhooks.allowInsecureUrls);
+    if (refusal) throw AppError.validation('url', `url cannot receive webhooks: ${refusal}.`);
+    return url.toString();
   }
 
   private read(body: unknown, allowed: readonly string[]): Record<string, unknown> {

@@ -314,6 +314,30 @@ describe('ICP and Persona evaluation', () => {
     });
   });
 
+  it('judges the Buyer with every activity folded in, when activities of one person arrive together', async () => {
+    const { ws, url, icp, persona } = await evaluated();
+    // Four visits per person in one request, only the earliest with company and role details: they
+    // go through the pipeline side by side, each evaluated before any of them made the Buyer.
+    const people = [email('together'), email('together')];
+    const activities = people.flatMap((person) => [
+      websiteActivity('visited_page', url, { identity: { email: person }, contact: CFO, company: GERMAN_FINTECH }),
+      ...[1, 2, 3].map((k) =>
+        websiteActivity('visited_page', url, { identity: { email: person }, occurred_at: `2026-03-02T10:0${k}:00Z` }),
+      ),
+    ]);
+    const statuses = await ingestAndWait(t, ws, activities);
+    const buyerIds = [...new Set(statuses.map((status) => status.buyer_id))];
+    expect(buyerIds).toHaveLength(2);
+    for (const id of buyerIds) {
+      const buyer = await getBuyer(t, ws, id!);
+      expect(buyer).toMatchObject({
+        signal_count: { total: 4 },
+        company_info: { industries: GERMAN_FINTECH.industries, is_icp: true, icp_id: icp.id },
+        contact_info: { role: CFO.role, is_persona: true, persona_id: persona.id },
+      });
+    }
+  });
+
   it('reports no match when the workspace has no ICPs or Personas', async () => {
     const { ws, url } = await workspaceWithPage();
     const [status] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url, { contact: CFO, company: GERMAN_FINTECH })]);

@@ -11,12 +11,14 @@ import { ActivitiesRepository, ActivityChanges } from '../../activities/activiti
 import type { ActivityEntity } from '../../activities/activity.entity';
 import type { FieldSources } from '../../buyers/buyer-evaluation';
 import { domainOf, isSameOrSubdomain } from '../../../shared/domain/identity';
+import { EVALUATOR, Evaluator } from '../domain/evaluator';
 import { nearestTarget, registeredDomain, urlParts } from '../domain/near-miss';
 import { buildSignalData } from '../domain/signal-data';
 import { attributionOf, BuyerFold, BuyerToLock, BuyerWriter, NewSignal } from '../infrastructure/buyer-writer';
 import { KbLookupRepository, TargetKey } from '../infrastructure/kb-lookup.repository';
 import { MatchWriter } from '../infrastructure/match-writer';
 import { carriedWith, PipelineJob, PipelineQueue } from '../queues';
+import { judge } from './evaluate.step';
 import { PipelineStep, restart } from './pipeline-step';
 import { groupBy, turnBatching } from '../../../shared/infrastructure/turn-batching';
 import { isUnavailable } from '../../../shared/infrastructure/postgres-errors';
@@ -45,6 +47,7 @@ export class MatchStep extends PipelineStep {
     private readonly writer: MatchWriter,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(EVALUATOR) private readonly evaluator: Evaluator,
   ) {
     super();
   }
@@ -171,6 +174,11 @@ export class MatchStep extends PipelineStep {
         outcomes.set(activity, { stage: 'done', status: 'processed', buyer_id: fold.buyer.id, signal_id: signal.id });
       }
       folds.push(...foldOf.values());
+      // Each Buyer is judged as it now is, with every Signal folded in. An activity's own evaluation
+      // saw the Buyer as it was when Evaluate ran, without the activities matched beside it or
+      // just before it; what one of them told (the company's industry, say) counts here.
+      const profiles = await this.kb.profiles(ctx, manager);
+      for (const fold of folds) fold.evaluation = judge(this.evaluator, fold.buyer, profiles);
     }
 
     const rows = [...outcomes].map(([activity, outcome]) => {

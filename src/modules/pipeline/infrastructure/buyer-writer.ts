@@ -41,7 +41,7 @@ export type LockedBuyer = Pick<
 /**
  * A locked Buyer with Signals folded into it in memory: `buyer` holds its new values, `first` and
  * `last` what changed about its first and last Signal (null when unchanged), `evaluation` the
- * latest activity's.
+ * latest activity's until Match judges the Buyer as folded (ADR 0062).
  */
 export interface BuyerFold {
   buyer: LockedBuyer;
@@ -132,7 +132,7 @@ export class BuyerWriter {
     buyer.company_info = mergeKnown(buyer.company_info, activity.company_info!);
     buyer.hems = mergeHems(activity.identity!.hems, buyer.hems);
     buyer.sources = { ...buyer.sources, ...signal.sources };
-    // The latest evaluation describes the Buyer; earlier ones are history.
+    // The latest activity's evaluation, until Match judges the whole fold; earlier ones are history.
     into.evaluation = activity.evaluation;
     into.evaluatedWith = activity.id;
     buyer.signal_count_total += 1;

@@ -96,14 +96,20 @@ const targetsSql = (tableOf: TableOf) => `SELECT k.n::int AS n, t.resource, t.id
 @Injectable()
 export class KbLookupRepository {
   /** The statements, with table names from the entities' metadata; built once. */
-  private statements?: { targets: string; evaluationInputs: string };
+  private statements?: { targets: string; evaluationInputs: string; profiles: string };
 
-  private get sql(): { targets: string; evaluationInputs: string } {
+  private get sql(): { targets: string; evaluationInputs: string; profiles: string } {
     if (!this.statements) {
       const tableOf: TableOf = (resource) => this.dataSource.getMetadata(resource.entity).tableName;
-      this.statements = { targets: targetsSql(tableOf), evaluationInputs: evaluationInputsSql(tableOf) };
+      this.statements = { targets: targetsSql(tableOf), evaluationInputs: evaluationInputsSql(tableOf), profiles: profilesSql(tableOf) };
     }
     return this.statements;
+  }
+
+  /** The workspace's active ICPs and Personas, read with `manager` (Match reads them in its transaction). */
+  async profiles(ctx: WorkspaceContext, manager: EntityManager): Promise<{ icps: KbProfile[]; personas: KbProfile[] }> {
+    const { rows } = await preparedQuery<{ icps: KbProfile[]; personas: KbProfile[] }>(manager, this.sql.profiles, [requireWorkspace(ctx)]);
+    return rows[0];
   }
 
   /** The record each key names, or null; answers follow `keys`. */
@@ -202,10 +208,12 @@ const profiles = (table: string, name: 'icps' | 'personas') =>
                     ORDER BY p.created_at, p.id), '[]')
       FROM ${table} p WHERE p.workspace_id = $1 AND p.deleted_at IS NULL) AS ${name}`;
 
+/** The active ICPs and Personas of workspace `$1`. */
+const profilesSql = (tableOf: TableOf) =>
+  `SELECT ${profiles(tableOf(icpResource), 'icps')}, ${profiles(tableOf(personaResource), 'personas')}`;
+
 /** The profiles, and per person key (`$2`) their Buyer's contact and company (a person has one Buyer). */
-const evaluationInputsSql = (
-  tableOf: TableOf,
-) => `SELECT ${profiles(tableOf(icpResource), 'icps')}, ${profiles(tableOf(personaResource), 'personas')},
+const evaluationInputsSql = (tableOf: TableOf) => `${profilesSql(tableOf)},
   (SELECT coalesce(json_object_agg(b.person_key, json_build_object('contact_info', b.contact_info, 'company_info', b.company_info, 'sources', b.sources)), '{}')
      FROM buyers b WHERE b.workspace_id = $1 AND b.person_key = ANY($2::text[])) AS known`;
 

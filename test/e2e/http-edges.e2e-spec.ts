@@ -36,10 +36,11 @@ describe('a known path asked with a method it does not answer', () => {
 });
 
 describe('GET /', () => {
-  it('answers without a key with where the documentation is', async () => {
-    const res = await t.http.get('/').expect(200);
-    expect(res.body).toMatchObject({ docs: '/docs', openapi: '/openapi.json' });
-    const docs = await t.http.get(res.body.openapi).expect(200);
+  it('is no route of its own: without a key it is 401 like any path outside the public ones, and the 401 says where the documentation is', async () => {
+    const refused = await t.http.get('/');
+    expectError(refused, 401, 'authentication_error');
+    expect(refused.body.error.message).toContain('/docs');
+    const docs = await t.http.get('/openapi.json').expect(200);
     expect(docs.body.openapi).toMatch(/^3\./);
   });
 });

@@ -303,7 +303,6 @@ describe('the OpenAPI document against the running service', () => {
     await call('delete', '/v1/webhook-endpoints/{endpoint_id}', 204, { params: { endpoint_id: doomed.body.id } });
 
     // Operations outside the API.
-    await call('get', '/', 200, { auth: null });
     await call('get', '/health/live', 200, { auth: null });
     await call('get', '/health/ready', 200, { auth: null });
 

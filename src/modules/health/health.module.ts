@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { PipelineQueueModule } from '../pipeline/pipeline-queue.module';
 import { HealthController } from './health.controller';
-import { RootController } from './root.controller';
 
-@Module({ imports: [TerminusModule.forRoot({ logger: false }), PipelineQueueModule], controllers: [HealthController, RootController] })
+@Module({ imports: [TerminusModule.forRoot({ logger: false }), PipelineQueueModule], controllers: [HealthController] })
 export class HealthModule {}

@@ -45,6 +45,9 @@ export class AppError extends Error {
   }
 
   static unauthenticated(): AppError {
-    return new AppError(ErrorCode.authentication, 'Invalid or missing API key. Send it as "Authorization: Bearer <API_KEY>".');
+    return new AppError(
+      ErrorCode.authentication,
+      'Invalid or missing API key. Send it as "Authorization: Bearer <API_KEY>"; the documentation is at /docs.',
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiParam, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { HeaderObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import { AppError } from '../../application/app-error';
 import { ErrorCode, ERROR_STATUS } from '../../domain/errors';
 import type { KbFieldSpec, KbFields } from '../../application/kb-fields';
 import type { KbResource } from '../../application/kb-resource';
@@ -133,7 +134,7 @@ function examplesFor(status: number, context: ErrorContext): Record<string, Erro
       }
       break;
     case 401:
-      add(errorExample(ErrorCode.authentication, 'Invalid or missing API key. Send it as "Authorization: Bearer <API_KEY>".'));
+      add(errorExample(ErrorCode.authentication, AppError.unauthenticated().message));
       break;
     case 403:
       add(errorExample(ErrorCode.permissionDenied, 'This API key is read-only; a key with write scope is required.'));

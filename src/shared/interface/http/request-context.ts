@@ -82,9 +82,8 @@ export const PUBLIC_PATHS = ['/health/live', '/health/ready', '/metrics', '/docs
 
 const PUBLIC_PREFIXES = PUBLIC_PATHS.map((path) => `${path}/`);
 
-/** Whether `path` (no query string) is a public path or lies under one; `/` itself (a pointer to the docs) is too. */
+/** Whether `path` (no query string) is a public path or lies under one. */
 export function isPublicPath(path: string): boolean {
-  if (path === '/') return true;
   for (let i = 0; i < PUBLIC_PATHS.length; i++) {
     if (path === PUBLIC_PATHS[i] || path.startsWith(PUBLIC_PREFIXES[i])) return true;
   }

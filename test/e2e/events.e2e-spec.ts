@@ -17,6 +17,7 @@ import {
 } from '../support/pipeline';
 import { DataSource } from 'typeorm';
 import { EventsPruner } from '../../src/modules/events/events-pruner';
+import { mintedAt } from '../../src/shared/domain/ids';
 import { startTestApp, TestApp, TestWorkspace } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import { internalId, startCli, stopWorker } from '../support/worker-process';
@@ -66,6 +67,12 @@ describe('GET /v1/events', () => {
     expect(types).toEqual(['kb.target_page.created', 'signal.created', 'buyer.created']);
     const [, signal, buyer] = events;
     expect(signal).toMatchObject({ object: 'event', id: expect.stringMatching(/^evt_\d{19}$/) });
+    // Ids of the form of every other: the time they were minted, then a sequence (DESIGN §1).
+    for (const event of events) {
+      const minted = mintedAt(event.id.slice('evt_'.length)).getTime();
+      expect(Math.abs(minted - Date.parse(event.created_at))).toBeLessThan(2_000);
+    }
+    expect(BigInt(buyer.id.slice(4))).toBeGreaterThan(BigInt(signal.id.slice(4)));
     const [listed] = (await t.http.get(`/v1/signals?buyer_id=${status.buyer_id}`).set('Authorization', ws.auth)).body.data;
     expect(listed.id).toBe(status.signal_id);
     expect(signal.data.object).toEqual(listed);

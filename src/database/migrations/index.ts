@@ -13,6 +13,7 @@ import { ActivitiesByDay1764720000000 } from './1764720000000-activities-by-day'
 import { ActivityNearMisses1764806400000 } from './1764806400000-activity-near-misses';
 import { ApiKeyLastUse1764892800000 } from './1764892800000-api-key-last-use';
 import { ConsoleUsers1764979200000 } from './1764979200000-console-users';
+import { TimeOrderedEventIds1765065600000 } from './1765065600000-time-ordered-event-ids';
 
 /** Every migration, oldest first. Listed explicitly so the same list works from src/ and dist/. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   ActivityNearMisses1764806400000,
   ApiKeyLastUse1764892800000,
   ConsoleUsers1764979200000,
+  TimeOrderedEventIds1765065600000,
 ];

@@ -70,6 +70,11 @@ const STAGE_TERMS: readonly StageTerm[] = [
   { phrases: ['growth', 'expansion'], stages: slice('series_b', LAST_PRIVATE), term: 'growth stage', listOnly: true },
   { phrases: ['late stage', 'late stage venture', 'later stage'], stages: slice('series_c', LAST_PRIVATE), term: 'late stage' },
   { phrases: ['growth equity', 'growth round', 'growth funding', 'pre ipo'], stages: ['growth'] },
+  {
+    phrases: ['vc backed', 'vc funded', 'venture backed', 'venture funded', 'venture capital backed', 'venture capital funded'],
+    stages: ['pre_seed', ...slice('seed', LAST_PRIVATE)],
+    term: 'venture-backed',
+  },
   { phrases: ['ipo', 'post ipo', 'post ipo equity', 'post ipo debt', 'post ipo secondary', 'ipo stage', 'went public'], stages: ['ipo'] },
   { phrases: ['public', 'publicly traded', 'listed', 'publicly listed', 'public company'], stages: ['ipo'], listOnly: true },
   { phrases: ['private equity', 'pe backed', 'private equity round'], stages: ['private_equity'], listOnly: true },

@@ -506,3 +506,47 @@ describe('parseCriteria: Persona exclusions of people', () => {
     expect(find(parseCriteria(description, 'persona'), 'title').patterns.flatMap((p) => p.codes)).toEqual([code]);
   });
 });
+
+describe('parseCriteria: shorthand marketers write', () => {
+  it('"ex-" before a place excludes the place, and only the place', () => {
+    const criteria = parseCriteria('Gaming studios w/ 10-100 people, Europe ex-UK.', 'icp');
+    expect(find(criteria, 'country').labels).toEqual(['Europe']);
+    expect(find(criteria, 'exclusion').countries).toEqual(['GB']);
+    const rest = parseCriteria('EMEA ex UK and Ireland, SaaS', 'icp');
+    expect(find(rest, 'exclusion').countries).toEqual(['GB', 'IE']);
+    expect(find(rest, 'industry').concepts).toEqual(['software']);
+    // Not before anything else: former consultants are wanted, not excluded.
+    expect(kinds(parseCriteria('ex-consultants now in strategy roles', 'persona'))).not.toContain('exclusion');
+  });
+
+  it('reads "1k emps", "Mrd." and "Mio." amounts with their currency', () => {
+    expect(find(parseCriteria('Real estate firms in Texas, 50–1k emps.', 'icp'), 'employees').ranges).toEqual([
+      { min: 50, max: 1000, minExclusive: false, maxExclusive: false },
+    ]);
+    const billion = find(parseCriteria('Automotive OEMs, revenue > 1 Mrd. EUR, Japan, Germany.', 'icp'), 'revenue');
+    expect(billion).toMatchObject({ ranges: [{ min: 1e9, max: null }], currency: '€' });
+    expect(find(parseCriteria('Umsatz ab 50 Mio. EUR revenue', 'icp'), 'revenue').ranges[0]).toMatchObject({ min: 50e6 });
+  });
+
+  it('"VC-backed" asks for a venture round, not the venture capital industry', () => {
+    const criteria = parseCriteria('Cybersecurity vendors, <250 employees, Israel or US, VC-backed.', 'icp');
+    expect(find(criteria, 'industry').concepts).toEqual(['cybersecurity']);
+    expect(find(criteria, 'funding').stages).toEqual(expect.arrayContaining(['seed', 'series_a', 'series_c', 'growth']));
+    expect(find(criteria, 'funding').stages).not.toContain('ipo');
+  });
+
+  it('reads US regions and metro areas as their states', () => {
+    expect(find(parseCriteria('IT services firms in the US Midwest', 'icp'), 'state').states).toEqual(
+      expect.arrayContaining(['US-IL', 'US-OH', 'US-MN']),
+    );
+    expect(find(parseCriteria('Biotech based in Boston or the Bay Area', 'icp'), 'state').states).toEqual(['US-MA', 'US-CA']);
+    expect(find(parseCriteria('SaaS on the West Coast', 'icp'), 'state').states).toEqual(['US-CA', 'US-OR', 'US-WA']);
+  });
+
+  it('reads country and industry codes written in capitals, not the same letters as words', () => {
+    expect(find(parseCriteria('Accounting firms in Australia & NZ', 'icp'), 'country').countries).toEqual(['AU', 'NZ']);
+    expect(find(parseCriteria('Fintechs in UK/IE', 'icp'), 'country').countries).toEqual(['GB', 'IE']);
+    expect(find(parseCriteria('FS & insurance cos in DACH', 'icp'), 'industry').concepts).toEqual(['fintech', 'insurance']);
+    expect(kinds(parseCriteria('Fintech, ie companies that sell to banks', 'icp'))).not.toContain('country');
+  });
+});

@@ -32,7 +32,7 @@
  */
 import { scanSizes, scanStages, LIST_TYPES, PROSE_TYPES, SizeHit, STAGE_DASH, StageHit } from './company-terms';
 import { findFounded } from './founded';
-import { countryName, namesUnitedStates, resolvePlace, scanPlaces, scanStates, stateCountry } from './geo';
+import { countryName, GEO_INDEX, namesUnitedStates, resolvePlace, scanPlaces, scanStates, stateCountry } from './geo';
 import { findRanges, invert, Measure, mergeRanges, NumberRange, subtractRange } from './ranges';
 import {
   canonicalTitleTokens,
@@ -613,12 +613,28 @@ function triggerAt(tokens: readonly Token[], i: number): number {
   const bigram = EXCLUSION_BIGRAMS.find(([a, b]) => word === a && tokens[i + 1]?.word === b);
   // "but not required" is no exclusion, as "not required" is none.
   if (bigram) return bigram[1] === 'not' && NEGATION_GUARDS.has(tokens[i + 2]?.word ?? '') ? -1 : i + 2;
+  // "Europe ex-UK", "EMEA ex Germany": "ex" before a place excludes it ("ex-consultants" are wanted).
+  if (word === 'ex') return GEO_INDEX.longestAt(tokens, i + 1, { strictCase: true }) ? i + 1 : -1;
   if (!EXCLUSION_TRIGGERS.has(word)) return -1;
   const next = tokens[i + 1];
   if (!next || next.boundary) return -1;
   if ((word === 'not' || word === 'no' || word === 'never' || NEGATED_PRONOUNS.has(word)) && NEGATION_GUARDS.has(next.word)) return -1;
   if (NEGATED_PRONOUNS.has(word) && (next.word === 'but' || next.word === 'else')) return -1;
   return i + 1;
+}
+
+/** Where a list of places starting at `at` ends: "UK", "UK and Ireland", "DE/AT". */
+function placesEnd(tokens: readonly Token[], at: number): number {
+  let end = at;
+  for (;;) {
+    const hit = GEO_INDEX.longestAt(tokens, end, { strictCase: true });
+    if (!hit) return end;
+    end = hit.end;
+    const joint = tokens[end]?.word;
+    if (joint !== 'and' && joint !== 'or' && joint !== '/' && joint !== ',') return end;
+    if (!GEO_INDEX.longestAt(tokens, end + 1, { strictCase: true })) return end;
+    end++;
+  }
 }
 
 /**
@@ -632,6 +648,14 @@ function findExclusionSegments(tokens: readonly Token[], consumed: boolean[]): T
     if (consumed[i] || tokens[i].boundary) continue;
     const start = triggerAt(tokens, i);
     if (start < 0) continue;
+    if (tokens[i].word === 'ex') {
+      // Only the places it names: "EMEA ex UK and Ireland, SaaS" still asks for SaaS.
+      const end = placesEnd(tokens, start);
+      for (let k = i; k < end; k++) consumed[k] = true;
+      segments.push(tokens.slice(start, end));
+      i = end - 1;
+      continue;
+    }
     let end = start;
     // "no one at director level or higher": "at" leads into a rung.
     const lead = (t: Token) => LOCATION_LEADS.has(t.word) || VERB_LEADS.has(t.word) || t.word === 'at';

@@ -333,6 +333,10 @@ GEO_INDEX.add('US', { label: 'United States', countries: ['US'] }, true);
 GEO_INDEX.add('U S', { label: 'United States', countries: ['US'] }, true);
 GEO_INDEX.add('U S A', { label: 'United States', countries: ['US'] }, true);
 GEO_INDEX.add('U K', { label: 'United Kingdom', countries: ['GB'] });
+// Codes marketers write in prose, in capitals only ("Australia & NZ", "UK/IE", "KSA").
+GEO_INDEX.add('NZ', { label: 'New Zealand', countries: ['NZ'] }, true);
+GEO_INDEX.add('IE', { label: 'Ireland', countries: ['IE'] }, true);
+GEO_INDEX.add('KSA', { label: 'Saudi Arabia', countries: ['SA'] }, true);
 for (const [names, codes] of REGIONS) {
   const match = { label: names[0], countries: codes.split(/\s+/).filter(Boolean) };
   for (const name of names) GEO_INDEX.add(name, match);

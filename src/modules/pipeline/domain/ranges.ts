@@ -31,7 +31,7 @@ export interface FoundRange {
 
 const CURRENCY = String.raw`(?:us\$|usd|eur|gbp|chf|cad|aud|[$€£¥])`;
 const AMOUNT = new RegExp(
-  String.raw`(?<![\p{L}\p{N}.,])(${CURRENCY}\s?)?(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,])|\d+(?:[.,]\d+)*)(?:\s?(thousand|million|billion|trillion|mil|mln|mn|mm|bn)(?!\p{L})|(bn|mm|mn|k|m|b|t)(?!\p{L}))?(\s?(?:usd|eur|gbp|chf|[$€£]))?(?![\p{L}\p{N}])`,
+  String.raw`(?<![\p{L}\p{N}.,])(${CURRENCY}\s?)?(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,])|\d+(?:[.,]\d+)*)(?:\s?(thousand|million|billion|trillion|mil|mln|mn|mm|bn|mio|mrd)\.?(?!\p{L})|(bn|mm|mn|k|m|b|t)(?!\p{L}))?(\s?(?:usd|eur|gbp|chf|[$€£]))?(?![\p{L}\p{N}])`,
   'giu',
 );
 
@@ -44,7 +44,10 @@ const MULTIPLIER: Record<string, number> = {
   mil: 1e6,
   mln: 1e6,
   million: 1e6,
+  // German: Mio. (Millionen), Mrd. (Milliarden).
+  mio: 1e6,
   b: 1e9,
+  mrd: 1e9,
   bn: 1e9,
   billion: 1e9,
   t: 1e12,
@@ -125,10 +128,10 @@ const AFTER_MIN = /^\s*(?:\+|plus\b|or\s+(?:more|above|greater|higher|over)\b|an
 const AFTER_MAX = /^\s*(?:or\s+(?:less|fewer|below|under|smaller)\b|and\s+(?:below|under|less|fewer|smaller)\b)/i;
 
 const EMPLOYEES_AFTER =
-  /^\s*(?:\+\s*)?(?:[\p{L}-]+\s+){0,2}?(?:employees?|staff|people|persons?|headcount|ftes?|workers|personnel|team\s+members|full[\s-]time)\b/iu;
+  /^\s*(?:\+\s*)?(?:[\p{L}-]+\s+){0,2}?(?:employees?|emps?|staff|people|persons?|headcount|ftes?|workers|personnel|team\s+members|full[\s-]time)\b/iu;
 const REVENUE_AFTER = /^\s*(?:\+\s*)?(?:[\p{L}-]+\s+){0,3}?(?:revenues?|arr|turnover|sales|income|mrr|gmv|bookings)\b/iu;
 const EMPLOYEES_BEFORE =
-  /\b(?:employees?|employee\s+count|staff|headcount|head\s+count|team\s+size|company\s+size|workforce|ftes?|size)\b[^.;\n]{0,30}$/i;
+  /\b(?:employees?|emps?|employee\s+count|staff|headcount|head\s+count|team\s+size|company\s+size|workforce|ftes?|size)\b[^.;\n]{0,30}$/i;
 const REVENUE_BEFORE = /\b(?:revenues?|arr|turnover|sales|income|mrr|gmv|bookings)\b[^.;\n]{0,30}$/i;
 /** Money raised: the company's total funding. */
 const FUNDING_NEAR = /\b(?:rais(?:ed|ing|e)|funding|funded|invest(?:ed|ment))\b/i;

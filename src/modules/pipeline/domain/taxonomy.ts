@@ -21,6 +21,9 @@ for (const concept of INDUSTRIES)
 
 export const INDUSTRY_INDEX = new PhraseIndex<string>('stem');
 for (const concept of INDUSTRIES) for (const term of concept.terms) INDUSTRY_INDEX.add(term, concept.id);
+// Abbreviations that are industries only in capitals ("FS & insurance", "FSI"), never the word "fs".
+INDUSTRY_INDEX.add('FS', 'fintech', true);
+INDUSTRY_INDEX.add('FSI', 'fintech', true);
 
 const NAME_INDEX = new PhraseIndex<string>('stem');
 for (const concept of INDUSTRIES) for (const term of concept.nameTerms ?? []) NAME_INDEX.add(term, concept.id);
@@ -42,7 +45,7 @@ export function industryLabel(id: string): string {
  * same text names ("Insurers: life, P&C, health" is insurance only). Marks `consumed` as `scan` does.
  */
 export function scanIndustries(tokens: readonly Token[], options: { consumed?: boolean[]; mark?: boolean } = {}): PhraseHit<string>[] {
-  const hits = INDUSTRY_INDEX.scan(tokens, options);
+  const hits = INDUSTRY_INDEX.scan(tokens, { ...options, strictCase: true });
   const named = new Set(hits.map((h) => h.value));
   return hits.filter((hit) => {
     const qualifier = QUALIFIER_INDEX.longestAt(tokens, hit.start);
@@ -208,6 +211,7 @@ rule(
 rule(['middle management', 'line management', 'line manager', 'people manager'], ['@manager']);
 rule(['account executive', 'ae', 'aes'], ['accountexecutive']);
 rule(['executive assistant'], ['executiveassistant']);
+rule(['data protection officer', 'dpo'], ['dataprotectionofficer']);
 rule(['sales development representative', 'sales development rep', 'sdr'], ['sdr']);
 rule(['business development representative', 'business development rep', 'bdr'], ['bdr']);
 // Talent acquisition is recruiting: "TA partners" and "talent acquisition folks" are recruiters.

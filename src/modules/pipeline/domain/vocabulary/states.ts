@@ -75,6 +75,24 @@ CA-YT|Yukon
 /** Groups of states people name as one place; the first name is the label a reasoning shows. */
 export const STATE_GROUPS: Array<[string[], string]> = [
   [['tri-state area', 'tri state area', 'tri-state', 'tri state', 'tristate', 'tristate area'], 'US-NY US-NJ US-CT'],
+  // US Census regions and the regions marketers name; a metro area stands for its state.
+  [['US Midwest', 'Midwest', 'the Midwest', 'Midwestern'], 'US-IL US-IN US-MI US-OH US-WI US-IA US-KS US-MN US-MO US-NE US-ND US-SD'],
+  [['New England'], 'US-CT US-ME US-MA US-NH US-RI US-VT'],
+  [['US Northeast', 'Northeastern US', 'Northeastern United States'], 'US-CT US-ME US-MA US-NH US-RI US-VT US-NJ US-NY US-PA'],
+  [['US Southeast', 'Southeastern US', 'Southeastern United States'], 'US-AL US-FL US-GA US-KY US-MS US-NC US-SC US-TN US-VA US-WV'],
+  [['US Southwest', 'Southwestern US', 'Southwestern United States'], 'US-AZ US-NM US-OK US-TX'],
+  [['West Coast', 'US West Coast'], 'US-CA US-OR US-WA'],
+  [['East Coast', 'US East Coast'], 'US-ME US-NH US-MA US-RI US-CT US-NY US-NJ US-DE US-MD US-DC US-VA US-NC US-SC US-GA US-FL'],
+  [['Pacific Northwest', 'PNW'], 'US-WA US-OR US-ID'],
+  [
+    ['Bay Area', 'the Bay Area', 'San Francisco Bay Area', 'SF Bay Area', 'Silicon Valley', 'San Francisco', 'Los Angeles', 'San Diego'],
+    'US-CA',
+  ],
+  [['Boston', 'Greater Boston'], 'US-MA'],
+  [['NYC', 'New York City', 'Manhattan', 'Brooklyn'], 'US-NY'],
+  [['Austin', 'Dallas', 'Houston'], 'US-TX'],
+  [['Seattle'], 'US-WA'],
+  [['Chicago'], 'US-IL'],
 ];
 
 /**

@@ -550,3 +550,17 @@ describe('parseCriteria: shorthand marketers write', () => {
     expect(kinds(parseCriteria('Fintech, ie companies that sell to banks', 'icp'))).not.toContain('country');
   });
 });
+
+describe('parseCriteria: digital and data-protection roles in Persona prose', () => {
+  it('"Heads of Digital" and "E-commerce managers" keep what they are heads and managers of', () => {
+    const [heads, managers] = find(parseCriteria('Heads of Digital and E-commerce managers, in retail', 'persona'), 'title').patterns;
+    expect(heads).toMatchObject({ tiers: ['director'], functions: ['marketing'] });
+    expect(managers).toMatchObject({ tiers: ['manager'], functions: ['marketing'] });
+  });
+
+  it('"DPO" in a list of legal titles is the Data Protection Officer', () => {
+    const { patterns } = find(parseCriteria('General Counsel, DPO, Head of Compliance', 'persona'), 'title');
+    expect(patterns.map((p) => p.text).join('/')).toContain('DPO');
+    expect(patterns.every((p) => p.functions.includes('legal'))).toBe(true);
+  });
+});

@@ -212,6 +212,7 @@ rule(['middle management', 'line management', 'line manager', 'people manager'],
 rule(['account executive', 'ae', 'aes'], ['accountexecutive']);
 rule(['executive assistant'], ['executiveassistant']);
 rule(['data protection officer', 'dpo'], ['dataprotectionofficer']);
+rule(['e commerce', 'ecommerce', 'ecom'], ['ecommerce']);
 rule(['sales development representative', 'sales development rep', 'sdr'], ['sdr']);
 rule(['business development representative', 'business development rep', 'bdr'], ['bdr']);
 // Talent acquisition is recruiting: "TA partners" and "talent acquisition folks" are recruiters.
@@ -348,6 +349,9 @@ const FUNCTION_TOKENS: Record<string, string[]> = {
     'marketingops',
     'mediabuyer',
     'marketer',
+    // "Head of Digital", "E-commerce Manager": the online channel, run from marketing.
+    'digital',
+    'ecommerce',
     '@cmo',
   ],
   operations: [
@@ -367,7 +371,19 @@ const FUNCTION_TOKENS: Record<string, string[]> = {
   procurement: ['procurement', 'purchasing', 'sourcing', 'buyer', '@chief_procurement'],
   product: ['product', 'productowner', '@cpo'],
   hr: ['hr', 'people', 'talent', 'recruiting', 'recruiter', 'recruitment', 'compensation', '@chro'],
-  legal: ['legal', 'counsel', 'generalcounsel', 'attorney', 'lawyer', 'compliance', 'paralegal', 'privacy', '@clo', '@chief_compliance'],
+  legal: [
+    'legal',
+    'counsel',
+    'generalcounsel',
+    'attorney',
+    'lawyer',
+    'compliance',
+    'paralegal',
+    'privacy',
+    'dataprotectionofficer',
+    '@clo',
+    '@chief_compliance',
+  ],
   customer_success: ['customersuccess', 'customersupport', 'customerexperience', 'support', '@chief_customer'],
   data: ['data', 'analytics', '@cdo'],
   data_science: ['datascience'],

@@ -244,6 +244,28 @@ describe('POST /ingest/v1/activities', () => {
     expect(await listSignals(t, ws)).toHaveLength(1);
   });
 
+  it('answers concurrent batches naming the same external ids in opposite orders: each id queued once, never a 500', async () => {
+    const { ws, url } = await workspaceWithPage();
+    for (let round = 0; round < 5; round++) {
+      const activities = Array.from({ length: 300 }, () => websiteActivity('visited_page', url, { external_id: `cross-${uniq()}` }));
+      const orders = [activities, [...activities].reverse(), activities, [...activities].reverse()];
+      const answers = await Promise.all(orders.map((batch) => postActivities(t, ws.auth, { activities: batch })));
+      for (const res of answers) expect(res.status).toBe(202);
+      // Each external id is one activity, queued by one of the requests, a duplicate of it in the others.
+      const byExternalId = new Map<string, Array<{ id: string; status: string }>>();
+      answers.forEach((res, k) =>
+        (res.body.data as Array<{ id: string; status: string }>).forEach((item, n) => {
+          const externalId = orders[k][n].external_id as string;
+          byExternalId.set(externalId, [...(byExternalId.get(externalId) ?? []), item]);
+        }),
+      );
+      for (const items of byExternalId.values()) {
+        expect(new Set(items.map((item) => item.id)).size).toBe(1);
+        expect(items.filter((item) => item.status === 'queued')).toHaveLength(1);
+      }
+    }
+  });
+
   it('keeps external ids per workspace: the same id in another workspace is not a duplicate', async () => {
     const one = await workspaceWithPage();
     const two = await t.newWorkspace();

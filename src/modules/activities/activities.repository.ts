@@ -209,7 +209,9 @@ export class ActivitiesRepository {
    * repeat one earlier in the batch) are skipped. Returns the ids actually inserted. External ids
    * are claimed in `activity_external_ids` by the same statement (a unique key of the activities,
    * partitioned by id, could not leave `id` out, ADR 0053): a concurrent claim of the same one
-   * waits for the other statement's transaction, and skips its row if that one committed.
+   * waits for the other statement's transaction, and skips its row if that one committed. Claims
+   * are made in external-id order, so two batches naming the same ids in different orders wait
+   * for each other instead of deadlocking; of repeats within a batch the first (lowest id) wins.
    */
   async insertBatch(ctx: WorkspaceContext, activities: readonly NewActivity[], now: Date): Promise<Set<string>> {
     const workspaceId = requireWorkspace(ctx);
@@ -219,7 +221,7 @@ export class ActivitiesRepository {
                 AS a (id, external_id, type, trigger, occurred_at, payload)
        ), claimed AS (
          INSERT INTO activity_external_ids (workspace_id, external_id, activity_id, created_at)
-         SELECT $1, a.external_id, a.id, $2 FROM a WHERE a.external_id IS NOT NULL
+         SELECT $1, a.external_id, a.id, $2 FROM a WHERE a.external_id IS NOT NULL ORDER BY a.external_id, a.id
          ON CONFLICT (workspace_id, external_id) DO NOTHING
          RETURNING activity_id
        )

@@ -32,3 +32,17 @@ export function isUnavailable(error: unknown): boolean {
     return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
   });
 }
+
+// PostgreSQL: a deadlock or a serialization failure; the same statement succeeds when run again.
+const CONFLICT_SQLSTATES = new Set(['40P01', '40001']);
+
+/**
+ * True when PostgreSQL gave up a statement because of a concurrent one (a deadlock, a
+ * serialization failure): the API answers `503` with a short `Retry-After` rather than `500`. The
+ * pipeline keeps treating it as one job's failure, retried on its own.
+ */
+export function isTransientConflict(error: unknown): boolean {
+  const driverError = (error as { driverError?: unknown })?.driverError ?? error;
+  const code = (driverError as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CONFLICT_SQLSTATES.has(code);
+}

@@ -71,6 +71,16 @@ describe('ApiExceptionFilter', () => {
     expect(out.headers['Retry-After']).toBe('5');
   });
 
+  it.each([
+    ['a deadlock', { driverError: { code: '40P01', message: 'deadlock detected' } }],
+    ['a serialization failure', { code: '40001', message: 'could not serialize access' }],
+  ])('maps %s to 503 service_unavailable with a short Retry-After', (_, error) => {
+    const out = run(error);
+    expect(out.status).toBe(503);
+    expect(out.body.error.code).toBe('service_unavailable');
+    expect(out.headers['Retry-After']).toBe('1');
+  });
+
   it("maps the router's 404 to not_found and other framework errors to documented codes", () => {
     expect(run(new NotFoundException()).body.error.code).toBe('not_found');
     const bad = run(new BadRequestException());

@@ -4,7 +4,7 @@ import { AppError } from '../../application/app-error';
 import { KB_ID_PARAMS, KbIdParams } from '../../application/kb-resource';
 import { ErrorCode, ERROR_STATUS } from '../../domain/errors';
 import { redactSecrets } from '../../domain/secrets';
-import { isUnavailable } from '../../infrastructure/postgres-errors';
+import { isTransientConflict, isUnavailable } from '../../infrastructure/postgres-errors';
 import { AppRequest } from './request-context';
 import { newRequestId } from './request-id';
 import { RouteMethods } from './route-methods';
@@ -60,6 +60,9 @@ function toAppError(
   }
   if (isUnavailable(exception)) {
     return AppError.serviceUnavailable('The service is temporarily unavailable; retry shortly.', 5);
+  }
+  if (isTransientConflict(exception)) {
+    return AppError.serviceUnavailable('The request met a concurrent one; retry it.', 1);
   }
   return null;
 }

@@ -108,6 +108,25 @@ describe('GET /v1/events', () => {
     expect(events[3].data.object.company_info.is_icp).toBe(true);
   });
 
+  test("an earlier Signal arriving later changes the Buyer's attribution, and previous_attributes says from what", async () => {
+    const ws = await t.newWorkspace();
+    const url = `https://www.ev-${uniq()}.com/pricing`;
+    await targetPage(t, ws, url);
+    const address = email();
+    const visit = (occurredAt: string, source: string) =>
+      websiteActivity('visited_page', url, {
+        identity: { email: address },
+        occurred_at: occurredAt,
+        attribution: { type: 'paid', source, source_name: source },
+      });
+    await ingestAndWait(t, ws, [visit('2026-03-20T10:00:00Z', 'google')]);
+    const { resume } = await readAll(ws);
+    await ingestAndWait(t, ws, [visit('2026-03-01T10:00:00Z', 'linkedin')]);
+    const updated = (await readAll(ws, resume)).events.find((e) => e.type === 'buyer.updated')!;
+    expect(updated.data.object.attribution).toMatchObject({ source: 'linkedin' });
+    expect(updated.data.previous_attributes.attribution).toMatchObject({ source: 'google' });
+  });
+
   test('an activity that happened days ago still comes after what the client has read: resuming sees it once', async () => {
     const ws = await t.newWorkspace();
     const url = `https://www.ev-${uniq()}.com/pricing`;

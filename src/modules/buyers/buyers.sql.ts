@@ -74,12 +74,10 @@ function jsonOf(alias: string, fields: typeof ROW_FIELDS): string {
 
 /**
  * What an update event keeps of the Buyer before it (`previous`): the counters, the first and last
- * Signal and the evaluation, which Signals change; not the contact and company objects, which would
- * double every event's size.
+ * Signal, its attribution and the evaluation, which Signals change; not the contact and company
+ * objects, which would double every event's size.
  */
 export function buyerPreviousJson(alias: string): string {
-  const kept = ROW_FIELDS.filter(
-    ([name]) => !['id', 'workspace_id', 'contact_info', 'company_info', 'hems', 'attribution', 'created_at'].includes(name),
-  );
+  const kept = ROW_FIELDS.filter(([name]) => !['id', 'workspace_id', 'contact_info', 'company_info', 'hems', 'created_at'].includes(name));
   return jsonOf(alias, kept);
 }

@@ -7,6 +7,7 @@ import {
   activityStatus,
   createKb,
   email,
+  getBuyer,
   ingest,
   ingestAndWait,
   linkedinActivity,
@@ -424,6 +425,25 @@ describe('discard reasons', () => {
     const [after] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url, { company: { website: domain } })]);
     expect(after.status).toBe('processed');
     expect(await activityStatus(t, ws, before.id)).toEqual(before);
+  });
+
+  it('excluded_company for a known Buyer whose company was excluded since, when the activity names no company', async () => {
+    const { ws, url } = await workspaceWithPage();
+    const domain = `later-${uniq()}.com`;
+    const person = `f.${uniq()}@gmail.com`;
+    const [first] = await ingestAndWait(t, ws, [
+      websiteActivity('visited_page', url, { identity: { email: person }, company: { name: 'Later Co', website: `https://${domain}` } }),
+    ]);
+    expect(first.status).toBe('processed');
+    await createKb(t, ws, 'exclusions', { name: 'Later Co', short_name: `ex-${uniq()}`, domain, description: 'Now a customer' });
+    const [again] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url, { identity: { email: person } })]);
+    expect(again).toEqual(discarded('excluded_company'));
+    // Another company named by the activity itself is checked instead.
+    const [moved] = await ingestAndWait(t, ws, [
+      websiteActivity('visited_page', url, { identity: { email: person }, company: { website: `https://new-${uniq()}.com` } }),
+    ]);
+    expect(moved.status).toBe('processed');
+    expect((await getBuyer(t, ws, first.buyer_id!)).signal_count.total).toBe(2);
   });
 
   it('no_target_match for a website, a market and a LinkedIn trigger; no Buyer, no Signal', async () => {

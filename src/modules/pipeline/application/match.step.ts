@@ -124,8 +124,14 @@ export class MatchStep extends PipelineStep {
   private async matchLocked(ctx: WorkspaceContext, activities: LockedActivity[], manager: EntityManager): Promise<void> {
     const now = this.clock.now();
     const outcomes = new Map<LockedActivity, ActivityChanges>();
+    // An activity that names no company is checked against the company its person's Buyer knows.
+    const known = await this.buyers.knownWebsites(
+      ctx,
+      manager,
+      activities.filter((activity) => !domainOf(activity.company_info!.website)).map((activity) => activity.person_key!),
+    );
     const candidates = activities.filter((activity) => {
-      if (!this.excluded(activity)) return true;
+      if (!this.excluded(activity, known.get(activity.person_key!))) return true;
       outcomes.set(activity, { stage: 'done', status: 'discarded', discard_reason: 'excluded_company' });
       return false;
     });
@@ -212,8 +218,10 @@ export class MatchStep extends PipelineStep {
     }
   }
 
-  private excluded(activity: LockedActivity): boolean {
-    const companyDomain = domainOf(activity.company_info!.website) || domainOf(activity.identity?.email.split('@')[1]);
+  /** The activity's company, else the one its Buyer knows (`knownWebsite`), else the email's domain, against the Exclusions. */
+  private excluded(activity: LockedActivity, knownWebsite: string | undefined): boolean {
+    const companyDomain =
+      domainOf(activity.company_info!.website) || domainOf(knownWebsite) || domainOf(activity.identity?.email.split('@')[1]);
     const exclusions = KbLookupRepository.exclusionDomains(activity.exclusion_domains);
     return exclusions.some((domain) => isSameOrSubdomain(companyDomain, domain));
   }

@@ -46,6 +46,21 @@ describe('BuyerWriter.fold', () => {
     expect(fold.evaluation!.icp.matched).toBe(true);
   });
 
+  it("takes a later activity's values, but lets an older one only fill in what the Buyer does not know", () => {
+    const stored = { ...newLockedBuyer(), signal_count_total: 1, signal_count_website: 1 };
+    stored.contact_info = { ...contactInfoTemplate(), role: { ...contactInfoTemplate().role, title: 'CFO' } };
+    Object.assign(stored, { first_signal_id: '5', first_signal_at: new Date('2026-03-01T00:00:00Z') });
+    Object.assign(stored, { last_signal_id: '5', last_signal_at: new Date('2026-03-01T00:00:00Z') });
+    const older = BuyerWriter.startFold(stored);
+    const intern = signal('4', '2026-02-01T00:00:00Z', { title: 'Intern' });
+    intern.activity.contact_info!.role.function = 'Finance';
+    BuyerWriter.fold(older, intern);
+    expect(older.buyer.contact_info.role).toMatchObject({ title: 'CFO', function: 'Finance' });
+    const newer = BuyerWriter.startFold(stored);
+    BuyerWriter.fold(newer, signal('6', '2026-04-01T00:00:00Z', { title: 'CEO' }));
+    expect(newer.buyer.contact_info.role.title).toBe('CEO');
+  });
+
   it('leaves first and last unchanged (null) when a Signal falls between them', () => {
     const stored = { ...newLockedBuyer(), signal_count_total: 2, signal_count_website: 2 };
     Object.assign(stored, {

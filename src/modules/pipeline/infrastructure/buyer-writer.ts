@@ -70,6 +70,11 @@ function mergeHems(a: Hem[], b: Hem[]): Hem[] {
   return [...byType.values()];
 }
 
+/** `known` with only its unknown values taken from `older` (`mergeKnown` the other way round). */
+function fillIn<T extends Record<string, unknown>>(known: T, older: T): T {
+  return mergeKnown(known, mergeKnown(older, known));
+}
+
 export function attributionOf(activity: ActivityEntity): Attribution {
   return { ...emptyAttribution(), ...activity.payload.attribution };
 }
@@ -144,10 +149,17 @@ export class BuyerWriter {
     const { buyer } = into;
     const { activity } = signal;
     const capturedAt = activity.occurred_at;
-    buyer.contact_info = mergeKnown(buyer.contact_info, activity.contact_info!);
-    buyer.company_info = mergeKnown(buyer.company_info, activity.company_info!);
+    // An activity older than the Buyer's last Signal fills in what the Buyer does not know; what a
+    // later activity told stays (a title from November is not undone by one from October).
+    const older = buyer.last_signal_at !== null && capturedAt.getTime() < buyer.last_signal_at.getTime();
+    buyer.contact_info = older
+      ? fillIn(buyer.contact_info, activity.contact_info!)
+      : mergeKnown(buyer.contact_info, activity.contact_info!);
+    buyer.company_info = older
+      ? fillIn(buyer.company_info, activity.company_info!)
+      : mergeKnown(buyer.company_info, activity.company_info!);
     buyer.hems = mergeHems(activity.identity!.hems, buyer.hems);
-    buyer.sources = { ...buyer.sources, ...signal.sources };
+    buyer.sources = older ? { ...signal.sources, ...buyer.sources } : { ...buyer.sources, ...signal.sources };
     // The latest activity's evaluation, until Match judges the whole fold; earlier ones are history.
     into.evaluation = activity.evaluation;
     into.evaluatedWith = activity.id;

@@ -338,6 +338,20 @@ describe('ICP and Persona evaluation', () => {
     }
   });
 
+  it('keeps the latest title when an older activity arrives after a newer one', async () => {
+    const { ws, url, persona } = await evaluated();
+    const person = email('late');
+    const [newer] = await ingestAndWait(t, ws, [
+      websiteActivity('visited_page', url, { identity: { email: person }, occurred_at: '2026-03-20T10:00:00Z', contact: CFO }),
+    ]);
+    await ingestAndWait(t, ws, [
+      websiteActivity('visited_page', url, { identity: { email: person }, occurred_at: '2026-03-01T10:00:00Z', contact: ENGINEER }),
+    ]);
+    const buyer = await getBuyer(t, ws, newer.buyer_id!);
+    expect(buyer.signal_count.total).toBe(2);
+    expect(buyer.contact_info).toMatchObject({ role: CFO.role, is_persona: true, persona_id: persona.id });
+  });
+
   it('reports no match when the workspace has no ICPs or Personas', async () => {
     const { ws, url } = await workspaceWithPage();
     const [status] = await ingestAndWait(t, ws, [websiteActivity('visited_page', url, { contact: CFO, company: GERMAN_FINTECH })]);

@@ -564,3 +564,38 @@ describe('parseCriteria: digital and data-protection roles in Persona prose', ()
     expect(patterns.every((p) => p.functions.includes('legal'))).toBe(true);
   });
 });
+
+describe('parseCriteria: Persona exclusions and rungs as marketers write them', () => {
+  it('"Exclude industries:" in a Persona excludes companies, not the people of that function', () => {
+    const criteria = parseCriteria('demand gen / growth mktg\nExclude industries: Marketing & Advertising (agency side)', 'persona');
+    const exclusion = find(criteria, 'exclusion');
+    expect(exclusion.concepts).toContain('marketing');
+    expect(exclusion.functions).toEqual([]);
+    expect(exclusion.titles).toEqual([]);
+  });
+
+  it('a function word with a narrower one excludes that part of the function only', () => {
+    const exclusion = find(parseCriteria('Titles: VP Sales, Head of Sales\nNot: sales enablement', 'persona'), 'exclusion');
+    expect(exclusion.functions).toEqual([]);
+    expect(exclusion.titles.map((t) => t.tokens)).toEqual([expect.arrayContaining(['enablement'])]);
+    expect(find(parseCriteria('Titles: CFO\nNot: marketing', 'persona'), 'exclusion').functions).toEqual(['marketing']);
+  });
+
+  it('a C-suite title bounds a seniority range: "Head/Director up to CRO"', () => {
+    expect(find(parseCriteria('Level: Head/Director up to CRO', 'persona'), 'seniority').tiers).toEqual(['c_level', 'vp', 'director']);
+  });
+
+  it('reads "are too junior", "are too far from …" and "don\'t confuse this with …" as exclusions', () => {
+    const exclusion = find(
+      parseCriteria(
+        'Product managers up through VP Product. CPOs are too far from the day-to-day. Associate PMs and interns are too junior. ' +
+          "Don't confuse this with product marketing or project management.",
+        'persona',
+      ),
+      'exclusion',
+    );
+    expect(exclusion.labels).toEqual(
+      expect.arrayContaining(['CPOs', 'Associate PMs', 'interns', 'product marketing', 'project management']),
+    );
+  });
+});

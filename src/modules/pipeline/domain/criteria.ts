@@ -140,6 +140,7 @@ type LabelKind =
   | 'funding'
   | 'company_type'
   | 'exclusion'
+  | 'industry_exclusion'
   | 'title'
   | 'function'
   | 'seniority';
@@ -264,7 +265,6 @@ const LABELS: Record<LabelKind, string[]> = {
     'no',
     'disqualifiers',
     'out of scope',
-    'exclude industries',
     'excluded',
     'not a fit',
     'no go',
@@ -272,6 +272,17 @@ const LABELS: Record<LabelKind, string[]> = {
     'off limits',
     'not targeting',
     'do not sell to',
+  ],
+  // Companies only: in a Persona "Exclude industries: Marketing & Advertising" keeps marketers.
+  industry_exclusion: [
+    'exclude industries',
+    'exclude industry',
+    'excluded industries',
+    'industries excluded',
+    'industry exclusions',
+    'exclude verticals',
+    'excluded verticals',
+    'verticals excluded',
   ],
   title: ['titles', 'title', 'job titles', 'job title', 'roles', 'role', 'positions', 'position', 'target titles', 'target roles'],
   function: ['functions', 'function', 'departments', 'department', 'job function', 'job functions', 'teams', 'team'],
@@ -365,6 +376,8 @@ function prepare(description: string): string {
       // "don't", "isn't", "needn't", "cannot": one spelling of "not" for the exclusion reader.
       .replace(/(\p{L})n['’]t(?!\p{L})/gu, '$1 not')
       .replace(/\bcannot\b/gi, 'can not')
+      // "Don't confuse this with product marketing": what it is not.
+      .replace(/\b(?:do\s+)?not\s+(?:confuse|mix\s+up|mistake)\s+(?:this|it|them|us|the\s+persona|our\s+persona)\s+(?:with|for)\b/gi, 'not')
       .replace(/(?<!\p{L})\p{L}+-(?:led|driven|first|savvy|heavy|minded|track|focused|oriented|adjacent)\b/giu, ' ')
       .replace(/\bseries\s+([a-j])\s*[-‐‑‒–—]\s*(?:series\s+)?([a-j])\b/gi, 'Series $1 to $2')
 
@@ -725,6 +738,9 @@ const POSTFIX_NEGATIONS: string[][] = [
   'does not fit',
   // Rejections that say why: "seven-figure brands are too early for us", "nine-figure ones build this in-house".
   ...['too early', 'too small', 'too big', 'too large', 'too late', 'too mature', 'too early stage'],
+  // People: "Associate PMs and interns are too junior", "CPOs are too far from the day-to-day".
+  ...['too junior', 'too senior', 'too far', 'too far up', 'too far removed', 'too high up', 'too low', 'too technical'],
+  ...['not the persona', 'not our persona', 'not a persona', 'neither is the persona', 'not the buyer', 'not our buyer'],
   ...['build', 'builds', 'do', 'does'].flatMap((verb) =>
     ['this', 'it', 'that', 'their own', 'everything'].map((what) => `${verb} ${what} in house`),
   ),
@@ -1122,7 +1138,7 @@ class CriteriaBuilder {
   labelled(kind: LabelKind, value: string): void {
     if (this.subject === 'icp' && PERSON_KINDS.has(kind)) return;
     // "Exclude: recruiters (our product doesn't touch hiring)": the aside is a comment, not a list item.
-    const read = kind === 'exclusion' ? value.replace(ASIDE, ' ') : value;
+    const read = kind === 'exclusion' || kind === 'industry_exclusion' ? value.replace(ASIDE, ' ') : value;
     if (!this.readLabelled(kind, read)) this.extraProse.push(read);
   }
 
@@ -1131,6 +1147,7 @@ class CriteriaBuilder {
     const value = kind === 'seniority' ? seniorityDashes(written) : written;
     if (kind === 'employees' || kind === 'revenue') return this.readRanges(value, kind, 'labelled') || this.readSizeWords(value);
     if (kind === 'exclusion') return this.readExclusion(prepareTaxonomyText(value), false);
+    if (kind === 'industry_exclusion') return this.readExclusion(prepareTaxonomyText(value), false, 'icp');
     const tokens = prepareTaxonomyText(value);
     const consumed = falseArray(tokens.length);
     let found = false;
@@ -1305,13 +1322,13 @@ class CriteriaBuilder {
    * Persona, titles are read before company words so "security engineers" stays a title, and
    * bare functions after them so "marketing agencies" stays a kind of company.
    */
-  private readExclusion(tokens: readonly Token[], prose: boolean): boolean {
+  private readExclusion(tokens: readonly Token[], prose: boolean, as: Subject = this.subject): boolean {
     const x = this.excluded;
     const before = JSON.stringify(x);
     const consumed = falseArray(tokens.length);
     let sized: SizeHit[] = [];
     const label = (start: number, end: number) => pushUnique(x.labels, textOf(tokens.slice(start, end)));
-    if (this.subject === 'persona') {
+    if (as === 'persona') {
       // "Not directors and above", "no one at director level or higher": the whole range, not the one rung.
       for (const hit of findSeniority(tokens, false, consumed)) {
         pushUnique(x.tiers, ...hit.tiers);
@@ -1328,7 +1345,7 @@ class CriteriaBuilder {
         pushUnique(x.labels, pattern.text);
       }
     }
-    if (this.subject === 'icp' || !prose) {
+    if (as === 'icp' || !prose) {
       for (const hit of (prose ? PROSE_TYPES : LIST_TYPES).scan(tokens, { consumed })) {
         let end = hit.end;
         while (end < tokens.length && !consumed[end] && TYPE_NOUNS.has(tokens[end].stem)) consumed[end++] = true;
@@ -1359,7 +1376,7 @@ class CriteriaBuilder {
       pushUnique(x.countries, ...places.countries);
       pushUnique(x.labels, ...places.labels.map((l) => `in ${l}`));
     }
-    if (this.subject === 'persona') {
+    if (as === 'persona') {
       if (prose) {
         // Company words in Persona prose are context: "not marketing agencies" keeps marketers; "not marketing" does not.
         for (const hit of INDUSTRY_INDEX.scan(tokens, { consumed, mark: false })) {
@@ -1367,9 +1384,20 @@ class CriteriaBuilder {
             for (let k = hit.start; k < hit.end; k++) consumed[k] = true;
         }
       }
-      for (const pattern of prosePatterns(tokens, consumed, isFunctionOnly)) {
-        pushUnique(x.functions, ...pattern.functions);
-        pushUnique(x.labels, pattern.text);
+      // "Not sales enablement": the part of the function those words name (titles with all of
+      // them), not all of sales; a function named alone ("not marketing") is excluded whole.
+      const wordsOf = new Map<TitlePattern, readonly Token[]>();
+      const functionOnly = (p: TitlePattern, words: readonly Token[]) => isFunctionOnly(p) && Boolean(wordsOf.set(p, words));
+      for (const pattern of prosePatterns(tokens, consumed, functionOnly)) {
+        const words = wordsOf.get(pattern) ?? [];
+        const narrowed = words.length > 1 ? titlePattern(words, false) : null;
+        if (narrowed && narrowed.tokens.some((t) => !isTitleWord(t))) {
+          x.titles.push(narrowed);
+          pushUnique(x.labels, narrowed.text);
+        } else {
+          pushUnique(x.functions, ...pattern.functions);
+          pushUnique(x.labels, pattern.text);
+        }
       }
       // Seniority words that are no title: "nobody in management" (every rung that manages).
       const at = new Map(tokens.map((t, k) => [t, k]));
@@ -1399,7 +1427,7 @@ class CriteriaBuilder {
         pushKeyword(x.keywords, keyword);
         pushUnique(x.labels, keyword.text);
         // In a Persona a word the taxonomy does not know may name people: "Exclude: working students".
-        const pattern = this.subject === 'persona' ? titlePattern(run, false, keyword.text) : null;
+        const pattern = as === 'persona' ? titlePattern(run, false, keyword.text) : null;
         if (pattern && pattern.tokens.length > 0) x.titles.push(pattern);
       }
     }

@@ -980,8 +980,11 @@ function statedAsLevel(tokens: readonly Token[], item: { start: number; end: num
  * tier between. A floor or ceiling beside other rungs bounds them: "manager and up, but stop at
  * VP" is manager to VP.
  */
+/** A C-suite title as the rung it stands for, in a seniority value: "Head/Director up to CRO". */
+const C_SUITE_RUNG = new RegExp(String.raw`\b(?:${C_SUITE.flatMap(([, phrases]) => phrases).join('|')})s?\b`, 'gi');
+
 export function senioritiesOf(text: string): Tier[] {
-  const hits = findSeniority(prepareTaxonomyText(text), true);
+  const hits = findSeniority(prepareTaxonomyText(text.replace(C_SUITE_RUNG, 'C-level')), true);
   const named = new Set(hits.filter((hit) => !hit.bound).flatMap((hit) => hit.tiers));
   const bounds = hits.filter((hit) => hit.bound);
   const bounded = TIERS.filter((t) => named.has(t) && bounds.every((hit) => hit.tiers.includes(t)));

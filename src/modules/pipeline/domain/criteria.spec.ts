@@ -599,3 +599,18 @@ describe('parseCriteria: Persona exclusions and rungs as marketers write them', 
     );
   });
 });
+
+describe('parseCriteria: bounds written apart', () => {
+  it('a lower and an upper bound make one range; bounds with nothing between stay alternatives', () => {
+    expect(find(parseCriteria('Raised: $10M+ total, but under $150M', 'icp'), 'total_funding').ranges).toEqual([
+      { min: 10e6, max: 150e6, minExclusive: false, maxExclusive: true },
+    ]);
+    expect(find(parseCriteria('Employees: under 50 or over 1000', 'icp'), 'employees').ranges).toHaveLength(2);
+  });
+
+  it('a number in brackets after a size word counts heads: "Enterprise (5k+)"', () => {
+    expect(find(parseCriteria('Enterprise (5k+) retailers in EMEA', 'icp'), 'employees').ranges).toEqual([
+      { min: 5000, max: null, minExclusive: false, maxExclusive: false },
+    ]);
+  });
+});

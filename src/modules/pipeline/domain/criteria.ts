@@ -1483,9 +1483,9 @@ class CriteriaBuilder {
     const words = (source: 'labelled' | 'prose' | 'excluded') => this.sizeWords[source].filter((h) => h.measure === measure);
     let ranges: NumberRange[] = [];
     let named: SizeHit[] = [];
-    if (numbers.labelled.length > 0) ranges = numbers.labelled;
+    if (numbers.labelled.length > 0) ranges = bothBounds(numbers.labelled);
     else if (words('labelled').length > 0) named = words('labelled');
-    else if (numbers.prose.length > 0) ranges = numbers.prose;
+    else if (numbers.prose.length > 0) ranges = bothBounds(numbers.prose);
     else named = words('prose');
     if (named.length > 0)
       ranges = mergeRanges(
@@ -1596,6 +1596,19 @@ const PEOPLE_WORDS = new Set(['role', 'people', 'folk', 'person', 'staff', 'team
 function namesPeopleOnly(words: readonly Token[]): boolean {
   const canonical = canonicalTitleTokens(words);
   return canonical.length > 0 && canonical.every((t) => (functionsOfToken(t).length > 0 && !isRoleNoun(t)) || PEOPLE_WORDS.has(t));
+}
+
+/**
+ * A lower and an upper bound written apart are one range: "$10M+ total, but under $150M" is
+ * 10M–150M, not either. Bounds that leave nothing between them ("under 50 or over 1,000") stay
+ * alternatives.
+ */
+function bothBounds(ranges: NumberRange[]): NumberRange[] {
+  if (ranges.length !== 2) return ranges;
+  const low = ranges.find((r) => r.min !== null && r.max === null);
+  const high = ranges.find((r) => r.min === null && r.max !== null);
+  if (!low || !high || low.min! >= high.max!) return ranges;
+  return [{ min: low.min, max: high.max, minExclusive: low.minExclusive, maxExclusive: high.maxExclusive }];
 }
 
 /** Words of the entry rung that name a kind of person; excluding them excludes those people, not the rung. */

@@ -217,8 +217,13 @@ export function findRanges(text: string, moneyMeasure: Measure = 'revenue'): Fou
   return found;
 }
 
+/** A size word just before the number's bracket: "Enterprise (5k+)", "mid-market (200-2,000)" count heads. */
+const SIZE_WORD_BEFORE =
+  /\b(?:enterprises?|mid[\s-]?market|mid[\s-]?sized?|smbs?|small\s+business(?:es)?|startups?|scale[\s-]?ups?)\s*\(\s*$/i;
+
 function measureOf(before: string, after: string, money: boolean, moneyMeasure: Measure): Measure | null {
   if (EMPLOYEES_AFTER.test(after)) return 'employees';
+  if (!money && SIZE_WORD_BEFORE.test(before)) return 'employees';
   if (REVENUE_AFTER.test(after)) return 'revenue';
   const near = (re: RegExp) => re.test(after.slice(0, 30)) || re.test(before.slice(-30));
   if (near(OTHER_MONEY_NEAR) || ROUND_AFTER.test(after)) return null;

@@ -614,3 +614,11 @@ describe('parseCriteria: bounds written apart', () => {
     ]);
   });
 });
+
+describe('parseCriteria: dental and veterinary groups', () => {
+  it('reads DSOs, dental and veterinary groups as industries, and dental labs apart from them', () => {
+    const criteria = parseCriteria('Multi-site dental groups (DSOs) and veterinary groups, 50-500 employees. No dental labs.', 'icp');
+    expect(find(criteria, 'industry').concepts).toEqual(['medical_practice', 'veterinary']);
+    expect(find(criteria, 'exclusion').concepts).toEqual(['medical_devices']);
+  });
+});

@@ -622,3 +622,18 @@ describe('parseCriteria: dental and veterinary groups', () => {
     expect(find(criteria, 'exclusion').concepts).toEqual(['medical_devices']);
   });
 });
+
+describe('parseCriteria: payers and exclusions said in passing', () => {
+  it('health plans and payers are insurers; "shouldn\'t be on the list" and "neither should …" exclude', () => {
+    const criteria = parseCriteria(
+      "Built for health plans: commercial payers and the Blues. Hospitals and health systems shouldn't be on the list, and neither should pharma.",
+      'icp',
+    );
+    expect(find(criteria, 'industry').concepts).toEqual(['insurance']);
+    expect(find(criteria, 'exclusion').concepts).toEqual(expect.arrayContaining(['healthcare_providers', 'pharma']));
+    expect(find(parseCriteria('SaaS companies, neither agencies nor consultancies', 'icp'), 'exclusion').labels).toEqual([
+      'agencies',
+      'consultancies',
+    ]);
+  });
+});

@@ -452,6 +452,9 @@ const EXCLUSION_TRIGGERS = new Set([
   'nobody',
   'none',
   'nothing',
+  // "…, and neither should pharma or device makers", "nor agencies".
+  'neither',
+  'nor',
 ]);
 /** Triggers that "but" turns positive: "nothing but SaaS" asks for SaaS. */
 const NEGATED_PRONOUNS = new Set(['nobody', 'none', 'nothing']);
@@ -580,6 +583,10 @@ const VERB_LEADS = new Set([
   'to',
   'into',
   'for',
+  // "neither should pharma", "nor do agencies".
+  'should',
+  'do',
+  'does',
 ]);
 /** Words that name no one in particular: "excluding firms headquartered in France" excludes France. */
 const GENERIC_SUBJECTS = new Set([
@@ -738,6 +745,8 @@ const POSTFIX_NEGATIONS: string[][] = [
   'does not fit',
   // Rejections that say why: "seven-figure brands are too early for us", "nine-figure ones build this in-house".
   ...['too early', 'too small', 'too big', 'too large', 'too late', 'too mature', 'too early stage'],
+  // "hospitals … shouldn't be on the list", "they're not buyers".
+  ...['should not be on the list', 'not on the list', 'not buyers', 'are not buyers', 'not our buyers'],
   // People: "Associate PMs and interns are too junior", "CPOs are too far from the day-to-day".
   ...['too junior', 'too senior', 'too far', 'too far up', 'too far removed', 'too high up', 'too low', 'too technical'],
   ...['not the persona', 'not our persona', 'not a persona', 'neither is the persona', 'not the buyer', 'not our buyer'],

@@ -145,6 +145,15 @@ export const INDUSTRIES: readonly IndustryConcept[] = [
       'insurance carrier',
       'insurance broker',
       'insurance brokerage',
+      // Health plans pay for care: insurers, not providers ("commercial payers", "the Blues").
+      'health plans',
+      'health plan',
+      'health insurers',
+      'health insurer',
+      'payers',
+      'payer',
+      'payors',
+      'payor',
     ],
   },
   {

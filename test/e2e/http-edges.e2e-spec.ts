@@ -44,3 +44,32 @@ describe('GET /', () => {
     expect(docs.body.openapi).toMatch(/^3\./);
   });
 });
+
+describe('a query string on a route that reads none', () => {
+  it('is 400 invalid_parameter naming it, on retrieve, update and delete alike, and changes nothing', async () => {
+    const topic = await t.http
+      .post('/v1/kb/topics')
+      .set('Authorization', ws.auth)
+      .send({ name: 'Query probe', short_name: `qp-${Date.now()}`, description: 'A topic' })
+      .expect(201);
+    const path = `/v1/kb/topics/${topic.body.id}`;
+    expectError(await t.http.get(`${path}?expand=all`).set('Authorization', ws.auth), 400, 'invalid_parameter', 'expand');
+    expectError(
+      await t.http.patch(`${path}?dry_run=1`).set('Authorization', ws.auth).send({ name: 'Changed' }),
+      400,
+      'invalid_parameter',
+      'dry_run',
+    );
+    expectError(await t.http.delete(`${path}?force=true`).set('Authorization', ws.auth), 400, 'invalid_parameter', 'force');
+    const after = await t.http.get(path).set('Authorization', ws.auth).expect(200);
+    expect(after.body).toEqual(topic.body);
+    expectError(
+      await t.http.get('/v1/buyers/buy_0000000000000000001?foo=1').set('Authorization', ws.auth),
+      400,
+      'invalid_parameter',
+      'foo',
+    );
+    // The key is still checked first.
+    expectError(await t.http.get(`${path}?expand=all`), 401, 'authentication_error');
+  });
+});

@@ -16,7 +16,7 @@ import {
 import { MAX_URL_LENGTH } from '../../shared/domain/canonical-url';
 import { companyInfoTemplate, contactInfoTemplate, INTEGER_FIELDS } from '../buyers/buyer-shape';
 import { ApiTypeAndTriggerQueries, checkTypeAndTrigger, websiteParts } from '../signals/signals.controller';
-import { ApiOnly, CurrentWorkspace } from '../../shared/interface/http/auth.guard';
+import { ApiOnly, CurrentWorkspace, TakesQuery } from '../../shared/interface/http/auth.guard';
 import { Idempotent } from '../../shared/interface/http/idempotency.interceptor';
 import { ALL_TRIGGERS, SIGNAL_TYPES } from '../signals/signal-types';
 import { MAX_ACTIVITIES } from './activity-input';
@@ -262,6 +262,7 @@ export class ActivitiesController {
   @ApiTypeAndTriggerQueries()
   @ApiOkResponse({ description: 'One page of activities', schema: pageSchema('ActivityStatus', ACTIVITY_STATUS) })
   @ApiErrors({ list: true }, 400, 503)
+  @TakesQuery()
   list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(activityListQuery) query: ActivityListQuery) {
     return this.activities.list(ctx, query);
   }

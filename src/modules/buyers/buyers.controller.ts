@@ -16,7 +16,7 @@ import {
   TIMESTAMP_SCHEMA,
 } from '../../shared/interface/http/openapi.decorators';
 import { companyInfoTemplate, contactInfoTemplate, INTEGER_FIELDS } from './buyer-shape';
-import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
+import { CurrentWorkspace, TakesQuery } from '../../shared/interface/http/auth.guard';
 import { BuyerListQuery, BuyersService } from './buyers.service';
 import { apiAndConsole } from '../../shared/interface/http/request-context';
 
@@ -198,6 +198,7 @@ export class BuyersController {
   @ApiKeysetListQueries('created_at')
   @ApiOkResponse({ description: 'One page of Buyers', schema: BUYER_PAGE })
   @ApiErrors({ list: true }, 400, 503)
+  @TakesQuery()
   list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(buyerListQuery) query: BuyerListQuery) {
     return this.buyers.list(ctx, query);
   }

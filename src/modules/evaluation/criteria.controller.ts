@@ -1,9 +1,8 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
 import { CurrentWorkspace, ReadsOnly } from '../../shared/interface/http/auth.guard';
 import { Idempotent } from '../../shared/interface/http/idempotency.interceptor';
-import { noQueryPipe } from '../../shared/interface/http/list-query.pipe';
 import {
   ApiErrors,
   ApiIdParam,
@@ -130,14 +129,14 @@ export class CriteriaController {
   @Get('icps/:icp_id/criteria')
   @CriteriaDocs('ICP', 'get_icp_criteria', true)
   @ApiIdParam('icp_id', 'icp_')
-  icp(@CurrentWorkspace() ctx: WorkspaceContext, @Param('icp_id') id: string, @Query(noQueryPipe) _query: unknown) {
+  icp(@CurrentWorkspace() ctx: WorkspaceContext, @Param('icp_id') id: string) {
     return this.criteria.stored(ctx, 'icp', id);
   }
 
   @Get('personas/:persona_id/criteria')
   @CriteriaDocs('Persona', 'get_persona_criteria', true)
   @ApiIdParam('persona_id', 'per_')
-  persona(@CurrentWorkspace() ctx: WorkspaceContext, @Param('persona_id') id: string, @Query(noQueryPipe) _query: unknown) {
+  persona(@CurrentWorkspace() ctx: WorkspaceContext, @Param('persona_id') id: string) {
     return this.criteria.stored(ctx, 'persona', id);
   }
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
-import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
+import { CurrentWorkspace, TakesQuery } from '../../shared/interface/http/auth.guard';
 import { cursorParser, DEFAULT_PAGE_SIZE, limitParser, ListQueryPipe, timestampParser } from '../../shared/interface/http/list-query.pipe';
 import {
   ApiErrors,
@@ -104,6 +104,7 @@ export class EventsController {
   @ApiQuery({ name: 'created_after', required: false, description: '`created_at >= value`', schema: TIMESTAMP_SCHEMA })
   @ApiOkResponse({ description: 'One page of events', schema: EVENT_PAGE_SCHEMA })
   @ApiErrors({ list: true }, 400, 503)
+  @TakesQuery()
   list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(eventListQuery) query: EventListQuery) {
     return this.events.list(ctx, query);
   }

@@ -16,7 +16,7 @@ import {
   stringsSchema as strings,
   TIMESTAMP_SCHEMA,
 } from '../../shared/interface/http/openapi.decorators';
-import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
+import { CurrentWorkspace, TakesQuery } from '../../shared/interface/http/auth.guard';
 import { ATTRIBUTION } from '../buyers/buyers.controller';
 import { ALL_TRIGGERS, SIGNAL_TRIGGERS, SIGNAL_TYPES, SignalType, triggerBelongsTo } from './signal-types';
 import { SignalListQuery, SignalsService } from './signals.service';
@@ -175,6 +175,7 @@ export class SignalsController {
   @ApiTypeAndTriggerQueries()
   @ApiOkResponse({ description: 'One page of Signals', schema: SIGNAL_PAGE })
   @ApiErrors({ list: true }, 400, 503)
+  @TakesQuery()
   list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(signalListQuery) query: SignalListQuery) {
     return this.signals.list(ctx, query);
   }

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
 import { WorkspaceContext } from '../../shared/application/workspace-context';
-import { CurrentWorkspace } from '../../shared/interface/http/auth.guard';
+import { CurrentWorkspace, TakesQuery } from '../../shared/interface/http/auth.guard';
 import { Idempotent } from '../../shared/interface/http/idempotency.interceptor';
 import { kbListQueryPipe } from '../../shared/interface/http/list-query.pipe';
 import {
@@ -151,6 +151,7 @@ export class WebhookEndpointsController {
   @ApiQuery(CURSOR_QUERY)
   @ApiOkResponse({ description: 'One page of endpoints', schema: pageSchema('WebhookEndpoint', ENDPOINT_SCHEMA) })
   @ApiErrors({ list: true }, 400, 503)
+  @TakesQuery()
   list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(kbListQueryPipe) query: { limit: number; cursor?: string }) {
     return this.endpoints.list(ctx, query);
   }
@@ -217,6 +218,7 @@ export class WebhookEndpointsController {
   @ApiQuery(CURSOR_QUERY)
   @ApiOkResponse({ description: 'One page of attempts', schema: pageSchema('WebhookDelivery', DELIVERY_SCHEMA) })
   @ApiErrors({ ...ENDPOINT_ERRORS, list: true }, 400, 404, 503)
+  @TakesQuery()
   deliveries(
     @CurrentWorkspace() ctx: WorkspaceContext,
     @Param('endpoint_id') id: string,

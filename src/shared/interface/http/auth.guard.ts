@@ -5,6 +5,7 @@ import { WorkspaceContext } from '../../application/workspace-context';
 import { sameSecret } from '../../domain/constant-time';
 import { formatId, ID_PREFIXES } from '../../domain/ids';
 import { ConsoleErrorCode, ErrorCode } from '../../domain/errors';
+import { noQueryPipe } from './list-query.pipe';
 import { AppRequest, RequestState } from './request-context';
 
 const IS_PUBLIC = 'isPublic';
@@ -20,6 +21,14 @@ const WITHOUT_SESSION = 'withoutSession';
 export const ApiOnly = () => SetMetadata(API_ONLY, true);
 /** The console route that runs without a session: signing in. */
 export const WithoutSession = () => SetMetadata(WITHOUT_SESSION, true);
+
+const TAKES_QUERY = 'takesQuery';
+/**
+ * A route that reads its query string (a list, through its own pipe). Every other route refuses
+ * one with `400 invalid_parameter`, as the lists refuse an unknown parameter: no query input is
+ * silently ignored.
+ */
+export const TakesQuery = () => SetMetadata(TAKES_QUERY, true);
 
 /** The header a console write carries its session's CSRF token in. */
 export const CSRF_HEADER = 'x-csrf-token';
@@ -86,8 +95,14 @@ export class AuthGuard implements CanActivate {
       throw new AppError(ErrorCode.permissionDenied, 'This API key is read-only; a key with write scope is required.');
     }
     req.state.workspace = WorkspaceContext.forApiKey(auth.workspaceId, auth.keyId, auth.scope);
+    this.refuseUnreadQuery(req, context);
     if (req.state.bodyError) throw bodyError(req.state.bodyError);
     return true;
+  }
+
+  /** A query string on a route that reads none: its first parameter is `invalid_parameter`. */
+  private refuseUnreadQuery(req: AppRequest, context: ExecutionContext): void {
+    if (!routeFlag(this.reflector, context, TAKES_QUERY)) noQueryPipe.transform(req.query);
   }
 
   /**
@@ -105,6 +120,7 @@ export class AuthGuard implements CanActivate {
       }
       req.state.workspace = WorkspaceContext.forConsole(formatId(ID_PREFIXES.workspace, session.workspaceId), session.userId);
     }
+    this.refuseUnreadQuery(req, context);
     if (req.state.bodyError) throw bodyError(req.state.bodyError);
     return true;
   }

@@ -7,7 +7,7 @@ import { WorkspaceContext } from '../../application/workspace-context';
 import { KbRecordEntity } from '../../infrastructure/kb-record.entity';
 import { kbListQueryPipe } from './list-query.pipe';
 import { ApiErrors, ApiIdParam, ApiKeyAuth, CURSOR_QUERY, kbSchemas, LIMIT_QUERY } from './openapi.decorators';
-import { CurrentWorkspace } from './auth.guard';
+import { CurrentWorkspace, TakesQuery } from './auth.guard';
 import { Idempotent } from './idempotency.interceptor';
 import { apiAndConsole } from './request-context';
 
@@ -49,6 +49,7 @@ export function KbController<E extends KbRecordEntity>(
     @ApiQuery(CURSOR_QUERY)
     @ApiOkResponse({ description: 'One page of records', schema: schemas.page })
     @ApiErrors({ list: true }, 400)
+    @TakesQuery()
     list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(kbListQueryPipe) query: KbListQuery) {
       return this.service.list(ctx, query);
     }

@@ -103,5 +103,5 @@ export const kbListQueryPipe = new ListQueryPipe<{ limit: number; cursor?: strin
   { limit: DEFAULT_PAGE_SIZE },
 );
 
-/** For a `GET` that takes no parameters: any parameter is `invalid_parameter`, as on the lists. */
+/** For a route that reads no query string (the auth guard, ADR 0064): any parameter is `invalid_parameter`, as on the lists. */
 export const noQueryPipe = new ListQueryPipe<Record<string, never>>({});

@@ -124,14 +124,15 @@ export class MatchStep extends PipelineStep {
   private async matchLocked(ctx: WorkspaceContext, activities: LockedActivity[], manager: EntityManager): Promise<void> {
     const now = this.clock.now();
     const outcomes = new Map<LockedActivity, ActivityChanges>();
-    // An activity that names no company is checked against the company its person's Buyer knows.
-    const known = await this.buyers.knownWebsites(
+    // The profiles, and what each person's Buyer knows: one statement, in the transaction.
+    const inputs = await this.kb.evaluationInputsOf(
       ctx,
+      activities.map((activity) => activity.person_key!),
       manager,
-      activities.filter((activity) => !domainOf(activity.company_info!.website)).map((activity) => activity.person_key!),
     );
     const candidates = activities.filter((activity) => {
-      if (!this.excluded(activity, known.get(activity.person_key!))) return true;
+      // An activity that names no company is checked against the company its person's Buyer knows.
+      if (!this.excluded(activity, inputs.known[activity.person_key!]?.company_info.website)) return true;
       outcomes.set(activity, { stage: 'done', status: 'discarded', discard_reason: 'excluded_company' });
       return false;
     });
@@ -183,8 +184,7 @@ export class MatchStep extends PipelineStep {
       // Each Buyer is judged as it now is, with every Signal folded in. An activity's own evaluation
       // saw the Buyer as it was when Evaluate ran, without the activities matched beside it or
       // just before it; what one of them told (the company's industry, say) counts here.
-      const profiles = await this.kb.profiles(ctx, manager);
-      for (const fold of folds) fold.evaluation = judge(this.evaluator, fold.buyer, profiles);
+      for (const fold of folds) fold.evaluation = judge(this.evaluator, fold.buyer, inputs);
     }
 
     const rows = [...outcomes].map(([activity, outcome]) => {

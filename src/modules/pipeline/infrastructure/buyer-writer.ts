@@ -123,22 +123,6 @@ export class BuyerWriter {
     return new Map(rows.map((row) => [row.person_key, row]));
   }
 
-  /**
-   * The company website each person's Buyer knows, by person key (people without a Buyer, or whose
-   * Buyer knows none, are absent): what the Exclusions are checked against when an activity names
-   * no company of its own.
-   */
-  async knownWebsites(ctx: WorkspaceContext, manager: EntityManager, personKeys: readonly string[]): Promise<Map<string, string>> {
-    if (personKeys.length === 0) return new Map();
-    const { rows } = await preparedQuery<{ person_key: string; website: string }>(
-      manager,
-      `SELECT person_key, company_info->>'website' AS website FROM buyers
-        WHERE workspace_id = $1 AND person_key = ANY($2::text[]) AND coalesce(company_info->>'website', '') <> ''`,
-      [requireWorkspace(ctx), [...new Set(personKeys)]],
-    );
-    return new Map(rows.map((row) => [row.person_key, row.website]));
-  }
-
   /** A fold of nothing yet into a locked Buyer. */
   static startFold(buyer: LockedBuyer): BuyerFold {
     return { buyer: { ...buyer }, evaluation: null, evaluatedWith: null, first: null, last: null };

@@ -96,20 +96,14 @@ const targetsSql = (tableOf: TableOf) => `SELECT k.n::int AS n, t.resource, t.id
 @Injectable()
 export class KbLookupRepository {
   /** The statements, with table names from the entities' metadata; built once. */
-  private statements?: { targets: string; evaluationInputs: string; profiles: string };
+  private statements?: { targets: string; evaluationInputs: string };
 
-  private get sql(): { targets: string; evaluationInputs: string; profiles: string } {
+  private get sql(): { targets: string; evaluationInputs: string } {
     if (!this.statements) {
       const tableOf: TableOf = (resource) => this.dataSource.getMetadata(resource.entity).tableName;
-      this.statements = { targets: targetsSql(tableOf), evaluationInputs: evaluationInputsSql(tableOf), profiles: profilesSql(tableOf) };
+      this.statements = { targets: targetsSql(tableOf), evaluationInputs: evaluationInputsSql(tableOf) };
     }
     return this.statements;
-  }
-
-  /** The workspace's active ICPs and Personas, read with `manager` (Match reads them in its transaction). */
-  async profiles(ctx: WorkspaceContext, manager: EntityManager): Promise<{ icps: KbProfile[]; personas: KbProfile[] }> {
-    const { rows } = await preparedQuery<{ icps: KbProfile[]; personas: KbProfile[] }>(manager, this.sql.profiles, [requireWorkspace(ctx)]);
-    return rows[0];
   }
 
   /** The record each key names, or null; answers follow `keys`. */
@@ -174,16 +168,33 @@ export class KbLookupRepository {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /**
+   * The same inputs for many people at once, read with `manager`: Match reads them in its
+   * transaction, holding the Buyers' locks, to judge each Buyer as folded and to check the
+   * Exclusions against the company a Buyer knows.
+   */
+  async evaluationInputsOf(
+    ctx: WorkspaceContext,
+    personKeys: readonly string[],
+    manager: EntityManager,
+  ): Promise<{ icps: KbProfile[]; personas: KbProfile[]; known: Record<string, KnownBuyer> }> {
+    const { rows } = await preparedQuery<{ icps: KbProfile[]; personas: KbProfile[]; known: Record<string, KnownBuyer> }>(
+      manager,
+      this.sql.evaluationInputs,
+      [requireWorkspace(ctx), [...new Set(personKeys)]],
+    );
+    return rows[0];
+  }
+
   private async evaluationBatch(keys: ReadonlyArray<{ workspaceId: string; personKey: string }>): Promise<EvaluationInputs[]> {
     const answers = new Map<string, EvaluationInputs>();
     for (const [workspaceId, group] of groupBy(keys, (key) => key.workspaceId)) {
-      const personKeys = [...new Set(group.map((key) => key.personKey))];
-      const { rows } = await preparedQuery<{ icps: KbProfile[]; personas: KbProfile[]; known: Record<string, KnownBuyer> }>(
+      const personKeys = group.map((key) => key.personKey);
+      const { icps, personas, known } = await this.evaluationInputsOf(
+        WorkspaceContext.forPipeline(workspaceId),
+        personKeys,
         this.dataSource.manager,
-        this.sql.evaluationInputs,
-        [workspaceId, personKeys],
       );
-      const { icps, personas, known } = rows[0];
       for (const personKey of personKeys) {
         answers.set(`${workspaceId}\u0000${personKey}`, { icps, personas, known: known[personKey] ?? null });
       }
@@ -208,12 +219,10 @@ const profiles = (table: string, name: 'icps' | 'personas') =>
                     ORDER BY p.created_at, p.id), '[]')
       FROM ${table} p WHERE p.workspace_id = $1 AND p.deleted_at IS NULL) AS ${name}`;
 
-/** The active ICPs and Personas of workspace `$1`. */
-const profilesSql = (tableOf: TableOf) =>
-  `SELECT ${profiles(tableOf(icpResource), 'icps')}, ${profiles(tableOf(personaResource), 'personas')}`;
-
 /** The profiles, and per person key (`$2`) their Buyer's contact and company (a person has one Buyer). */
-const evaluationInputsSql = (tableOf: TableOf) => `${profilesSql(tableOf)},
+const evaluationInputsSql = (
+  tableOf: TableOf,
+) => `SELECT ${profiles(tableOf(icpResource), 'icps')}, ${profiles(tableOf(personaResource), 'personas')},
   (SELECT coalesce(json_object_agg(b.person_key, json_build_object('contact_info', b.contact_info, 'company_info', b.company_info, 'sources', b.sources)), '{}')
      FROM buyers b WHERE b.workspace_id = $1 AND b.person_key = ANY($2::text[])) AS known`;
 

@@ -1,10 +1,14 @@
 /** PostgreSQL error codes the service reacts to. */
 export const PG_UNIQUE_VIOLATION = '23505';
 
+/** The driver's error behind TypeORM's (`driverError`), or the error itself. */
+function driverErrorOf(error: unknown): { code?: unknown; constraint?: string } {
+  return (error as { driverError?: unknown })?.driverError ?? error ?? {};
+}
+
 /** True for a unique violation, optionally only of constraints whose name ends with `suffix`. */
 export function isUniqueViolation(error: unknown, suffix?: string): boolean {
-  const driverError = (error as { driverError?: unknown })?.driverError ?? error;
-  const { code, constraint } = (driverError ?? {}) as { code?: string; constraint?: string };
+  const { code, constraint } = driverErrorOf(error);
   return code === PG_UNIQUE_VIOLATION && (suffix === undefined || (constraint ?? '').endsWith(suffix));
 }
 
@@ -42,7 +46,6 @@ const CONFLICT_SQLSTATES = new Set(['40P01', '40001']);
  * pipeline keeps treating it as one job's failure, retried on its own.
  */
 export function isTransientConflict(error: unknown): boolean {
-  const driverError = (error as { driverError?: unknown })?.driverError ?? error;
-  const code = (driverError as { code?: unknown } | null)?.code;
+  const { code } = driverErrorOf(error);
   return typeof code === 'string' && CONFLICT_SQLSTATES.has(code);
 }

@@ -515,6 +515,8 @@ describe('parseCriteria: shorthand marketers write', () => {
     const rest = parseCriteria('EMEA ex UK and Ireland, SaaS', 'icp');
     expect(find(rest, 'exclusion').countries).toEqual(['GB', 'IE']);
     expect(find(rest, 'industry').concepts).toEqual(['software']);
+    // A comma ends the places: Australia is wanted beside APAC without Japan.
+    expect(find(parseCriteria('Cyber vendors, APAC ex-Japan, Australia', 'icp'), 'exclusion').countries).toEqual(['JP']);
     // Not before anything else: former consultants are wanted, not excluded.
     expect(kinds(parseCriteria('ex-consultants now in strategy roles', 'persona'))).not.toContain('exclusion');
   });

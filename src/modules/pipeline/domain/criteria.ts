@@ -643,7 +643,10 @@ function triggerAt(tokens: readonly Token[], i: number): number {
   return i + 1;
 }
 
-/** Where a list of places starting at `at` ends: "UK", "UK and Ireland", "DE/AT". */
+/**
+ * Where a list of places starting at `at` ends: "UK", "UK and Ireland", "DE/AT". A comma ends it:
+ * in "APAC ex-Japan, Australia" Australia is wanted.
+ */
 function placesEnd(tokens: readonly Token[], at: number): number {
   let end = at;
   for (;;) {
@@ -651,7 +654,7 @@ function placesEnd(tokens: readonly Token[], at: number): number {
     if (!hit) return end;
     end = hit.end;
     const joint = tokens[end]?.word;
-    if (joint !== 'and' && joint !== 'or' && joint !== '/' && joint !== ',') return end;
+    if (joint !== 'and' && joint !== 'or' && joint !== '/') return end;
     if (!GEO_INDEX.longestAt(tokens, end + 1, { strictCase: true })) return end;
     end++;
   }
@@ -1396,7 +1399,11 @@ class CriteriaBuilder {
       // "Not sales enablement": the part of the function those words name (titles with all of
       // them), not all of sales; a function named alone ("not marketing") is excluded whole.
       const wordsOf = new Map<TitlePattern, readonly Token[]>();
-      const functionOnly = (p: TitlePattern, words: readonly Token[]) => isFunctionOnly(p) && Boolean(wordsOf.set(p, words));
+      const functionOnly = (p: TitlePattern, words: readonly Token[]) => {
+        if (!isFunctionOnly(p)) return false;
+        wordsOf.set(p, words);
+        return true;
+      };
       for (const pattern of prosePatterns(tokens, consumed, functionOnly)) {
         const words = wordsOf.get(pattern) ?? [];
         const narrowed = words.length > 1 ? titlePattern(words, false) : null;

@@ -59,6 +59,10 @@ interface StageTerm {
  * Words that name a round or a stretch of rounds. Lettered rounds ("Series A", "series_b",
  * "B round", "Series A-C", "Series B+") are read by `scanStages` itself.
  */
+/** The rounds "venture-backed" stands for, and the term a reasoning names. */
+export const VENTURE_STAGES: readonly string[] = ['pre_seed', ...slice('seed', LAST_PRIVATE)];
+export const VENTURE_TERM = 'venture-backed';
+
 const STAGE_TERMS: readonly StageTerm[] = [
   { phrases: ['pre seed', 'preseed', 'pre seed stage', 'pre seed round'], stages: ['pre_seed'] },
   { phrases: ['angel round', 'angel stage', 'angel funded', 'angel backed'], stages: ['angel'] },
@@ -72,8 +76,8 @@ const STAGE_TERMS: readonly StageTerm[] = [
   { phrases: ['growth equity', 'growth round', 'growth funding', 'pre ipo'], stages: ['growth'] },
   {
     phrases: ['vc backed', 'vc funded', 'venture backed', 'venture funded', 'venture capital backed', 'venture capital funded'],
-    stages: ['pre_seed', ...slice('seed', LAST_PRIVATE)],
-    term: 'venture-backed',
+    stages: [...VENTURE_STAGES],
+    term: VENTURE_TERM,
   },
   { phrases: ['ipo', 'post ipo', 'post ipo equity', 'post ipo debt', 'post ipo secondary', 'ipo stage', 'went public'], stages: ['ipo'] },
   { phrases: ['public', 'publicly traded', 'listed', 'publicly listed', 'public company'], stages: ['ipo'], listOnly: true },

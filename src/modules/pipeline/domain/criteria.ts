@@ -30,7 +30,7 @@
  *   a Persona's "Countries:" is checked against the contact's country, else the company's.
  * - ICPs ignore person labels (titles, functions, seniority).
  */
-import { scanSizes, scanStages, LIST_TYPES, PROSE_TYPES, SizeHit, STAGE_DASH, StageHit } from './company-terms';
+import { scanSizes, scanStages, LIST_TYPES, PROSE_TYPES, SizeHit, STAGE_DASH, StageHit, VENTURE_STAGES, VENTURE_TERM } from './company-terms';
 import { findFounded } from './founded';
 import { countryName, GEO_INDEX, namesUnitedStates, resolvePlace, scanPlaces, scanStates, stateCountry } from './geo';
 import { findRanges, invert, Measure, mergeRanges, NumberRange, subtractRange } from './ranges';
@@ -43,6 +43,7 @@ import {
   functionsOf,
   functionsOfToken,
   INDUSTRY_INDEX,
+  isDefiningRoleToken,
   isRoleNoun,
   isTierToken,
   isTitleWord,
@@ -357,15 +358,50 @@ function dropAllowing(text: string): string {
     .join('');
 }
 
+/** "Nice to have:", "Bonus:": what follows is a preference, which asks for nothing. */
+const PREFERENCE_LABEL = /^(?:nice[\s-]+to[\s-]+haves?|bonus(?:\s+points)?|would\s+be\s+nice|optional|ideally|preferred\s+but\s+not\s+required)$/i;
+/** A label alone on its line, then the list items under it ("- MSSPs", "* Retail", "• Banks"). */
+const SECTION = /^[ \t]*([\p{L}][\p{L} \t'’/&-]{1,40}?)[ \t]*[:：][ \t]*\n((?:[ \t]*[-*•·–][ \t]+[^\n]*(?:\n|$))+)/gmu;
+const SAME_LINE_PREFERENCE = /^[ \t]*(?:[-*•·–][ \t]+)?([\p{L}][\p{L} \t-]{1,30}?)[ \t]*[:：][^\n]*$/gmu;
+
+/**
+ * Sections: "Disqualifiers:" on a line of its own with a bulleted list under it is one labelled
+ * value, its items joined ("Disqualifiers: MSSPs; Publicly traded companies"), so that the items
+ * are read under the label and not as prose. A preference section ("Nice to have:", "Bonus:"),
+ * listed or on one line, asks for nothing and is dropped. Other headings ("Must have:") are left
+ * as they are: their items read as prose, as criteria.
+ */
+function readSections(text: string): string {
+  return text
+    .replace(SECTION, (whole, label: string, items: string) => {
+      if (PREFERENCE_LABEL.test(label.trim())) return '\n';
+      if (!isLabel(label)) return whole;
+      const values = items
+        .split('\n')
+        .map((line) => line.replace(/^[ \t]*[-*•·–][ \t]+/, '').replace(/[.;,\s]+$/, ''))
+        .filter((value) => value !== '');
+      return `${label}: ${values.join('; ')}\n`;
+    })
+    .replace(SAME_LINE_PREFERENCE, (whole, label: string) => (PREFERENCE_LABEL.test(label.trim()) ? '' : whole));
+}
+
+const OTHER_REGIONS = String.raw`(?:EMEA|APAC|APJ|LATAM|AMER|ANZ|EU|EEA|UK|UKI|DACH|Europe|Asia)`;
+const NA_BESIDE_REGION = new RegExp(
+  String.raw`\bNA\b(?=\s*(?:[/&+,]|and|or)\s*${OTHER_REGIONS}\b)|(?<=\b${OTHER_REGIONS}\s*(?:[/&+,]|and|or)\s*)\bNA\b`,
+  'g',
+);
+
 /** Spellings that would otherwise split a sentence or read as a negation. */
 function prepare(description: string): string {
   return dropAllowing(
-    description
+    readSections(description)
       .slice(0, MAX_PARSED_LENGTH)
       .replace(/\bU\.\s?S\.\s?A\.?/g, 'USA')
       .replace(/\bU\.\s?S\.?(?![\p{L}])/gu, 'US')
       .replace(/\bU\.\s?K\.?(?![\p{L}])/gu, 'UK')
       .replace(/\bE\.\s?U\.?(?![\p{L}])/gu, 'EU')
+      // "NA/EMEA", "APAC + NA": beside another region, NA is North America (alone it may be "n/a" or Namibia).
+      .replace(NA_BESIDE_REGION, 'North America')
       .replace(/\be\.\s?g\.|\bi\.\s?e\./gi, ' ')
       .replace(/\b(sr|jr|dir|mgr|vs|inc|ltd|corp|dept|approx|etc|incl|excl|min|max|no|co|st|mr|ms|dr)\.(?=\s)/gi, '$1')
       .replace(/\bnot[\s-]+for[\s-]+profits?\b/gi, 'nonprofit')
@@ -455,6 +491,8 @@ const EXCLUSION_TRIGGERS = new Set([
   // "…, and neither should pharma or device makers", "nor agencies".
   'neither',
   'nor',
+  // "Skip anything casino or gambling related".
+  'skip',
 ]);
 /** Triggers that "but" turns positive: "nothing but SaaS" asks for SaaS. */
 const NEGATED_PRONOUNS = new Set(['nobody', 'none', 'nothing']);
@@ -583,10 +621,12 @@ const VERB_LEADS = new Set([
   'to',
   'into',
   'for',
-  // "neither should pharma", "nor do agencies".
+  // "neither should pharma", "nor do agencies", "neither are product marketers".
   'should',
   'do',
   'does',
+  'are',
+  'is',
 ]);
 /** Words that name no one in particular: "excluding firms headquartered in France" excludes France. */
 const GENERIC_SUBJECTS = new Set([
@@ -639,8 +679,23 @@ function triggerAt(tokens: readonly Token[], i: number): number {
   const next = tokens[i + 1];
   if (!next || next.boundary) return -1;
   if ((word === 'not' || word === 'no' || word === 'never' || NEGATED_PRONOUNS.has(word)) && NEGATION_GUARDS.has(next.word)) return -1;
+  // A "skip-level" manager is a manager's manager.
+  if (word === 'skip' && (next.word === '-' || next.word === 'level')) return -1;
   if (NEGATED_PRONOUNS.has(word) && (next.word === 'but' || next.word === 'else')) return -1;
   return i + 1;
+}
+
+const CONTINUING_VERBS = new Set(['are', 'is', 'do', 'does']);
+
+/**
+ * "Federal agencies are out, and so are schools": "so are" continues an exclusion made earlier in
+ * its sentence; where the sentence excluded nothing ("SaaS is great and so are marketplaces") it
+ * asks for what follows. Returns where the excluded words start, else -1.
+ */
+function continuedAt(tokens: readonly Token[], i: number, consumed: readonly boolean[]): number {
+  if (tokens[i].word !== 'so' || !CONTINUING_VERBS.has(tokens[i + 1]?.word ?? '')) return -1;
+  for (let k = i - 1; k >= 0 && !(tokens[k].boundary && HARD_BOUNDARIES.has(tokens[k].word)); k--) if (consumed[k]) return i + 2;
+  return -1;
 }
 
 /**
@@ -669,7 +724,7 @@ function findExclusionSegments(tokens: readonly Token[], consumed: boolean[]): T
   const segments = findPostfixExclusions(tokens, consumed);
   for (let i = 0; i < tokens.length; i++) {
     if (consumed[i] || tokens[i].boundary) continue;
-    const start = triggerAt(tokens, i);
+    const start = Math.max(triggerAt(tokens, i), continuedAt(tokens, i, consumed));
     if (start < 0) continue;
     if (tokens[i].word === 'ex') {
       // Only the places it names: "EMEA ex UK and Ireland, SaaS" still asks for SaaS.
@@ -742,6 +797,9 @@ const POSTFIX_NEGATIONS: string[][] = [
   'not wanted',
   'not for us',
   'not allowed',
+  // "Federal agencies are out".
+  'are out',
+  'is out',
   'do not qualify',
   'does not qualify',
   'do not fit',
@@ -1143,6 +1201,8 @@ class CriteriaBuilder {
   private readonly excluded = emptyExclusions();
   /** The words each excluded industry concept was read from, for when the concept itself cannot be meant. */
   private readonly excludedWords = new Map<string, Keyword[]>();
+  /** The words each excluded company type was read from, as `excludedWords` for industries. */
+  private readonly excludedTypeWords = new Map<string, Keyword[]>();
   private readonly extraProse: string[] = [];
 
   constructor(private readonly subject: Subject) {}
@@ -1265,7 +1325,10 @@ class CriteriaBuilder {
   }
 
   private addStages(hits: readonly StageHit[]): void {
+    // "Venture-backed, Series A through Series D": the rounds say which venture-backed companies.
+    const named = hits.some((hit) => !hit.term && hit.stages.some((stage) => VENTURE_STAGES.includes(stage)));
     for (const hit of hits) {
+      if (named && hit.term === VENTURE_TERM) continue;
       pushUnique(this.stages, ...hit.stages);
       pushUnique(this.stageNames, hit.label);
       if (hit.term) this.stagesAssumed = true;
@@ -1348,10 +1411,13 @@ class CriteriaBuilder {
         consumed.fill(true, hit.start, hit.end);
       }
       // "security roles", "BI", "data eng": functions of people, before company words can take them.
-      for (const pattern of prosePatterns(tokens, consumed, (p, words) => isFunctionOnly(p) && namesPeopleOnly(words))) {
-        pushUnique(x.functions, ...pattern.functions);
-        pushUnique(x.labels, pattern.text);
-      }
+      const peopleWords = new Map<TitlePattern, readonly Token[]>();
+      const people = (p: TitlePattern, words: readonly Token[]) => {
+        if (!isFunctionOnly(p) || !namesPeopleOnly(words)) return false;
+        peopleWords.set(p, words);
+        return true;
+      };
+      for (const pattern of prosePatterns(tokens, consumed, people)) this.excludeFunctionWords(pattern, peopleWords.get(pattern) ?? []);
       for (const pattern of prosePatterns(tokens, consumed, (p) => !isFunctionOnly(p))) {
         x.titles.push(pattern);
         pushUnique(x.labels, pattern.text);
@@ -1363,6 +1429,8 @@ class CriteriaBuilder {
         while (end < tokens.length && !consumed[end] && TYPE_NOUNS.has(tokens[end].stem)) consumed[end++] = true;
         pushUnique(x.types, hit.value);
         label(hit.start, end);
+        const word = keywordOf(tokens.slice(hit.start, end));
+        if (word) this.excludedTypeWords.set(hit.value, [...(this.excludedTypeWords.get(hit.value) ?? []), word]);
       }
       for (const hit of scanStages(tokens, consumed, prose)) {
         pushUnique(x.stages, ...hit.stages);
@@ -1372,12 +1440,21 @@ class CriteriaBuilder {
       sized = scanSizes(tokens, consumed, industryLength);
       this.sizeWords.excluded.push(...sized);
       // Industries before places, so "VC" is venture capital here, not Saint Vincent.
-      for (const hit of scanIndustries(tokens, { consumed })) {
+      const industries = scanIndustries(tokens, { consumed });
+      let from: number | null = null;
+      for (const [k, hit] of industries.entries()) {
+        // "security consultancies": the last word names what is excluded (consultancies), the
+        // one before it only which kind; excluding security too would exclude security vendors.
+        if (industries[k + 1]?.start === hit.end) {
+          from ??= hit.start;
+          continue;
+        }
         pushUnique(x.concepts, hit.value);
         const word = keywordOf(tokens.slice(hit.start, hit.end));
         pushKeyword(x.nameTerms, word);
         if (word) this.excludedWords.set(hit.value, [...(this.excludedWords.get(hit.value) ?? []), word]);
-        label(hit.start, hit.end);
+        label(from ?? hit.start, hit.end);
+        from = null;
       }
       const states = { states: [] as string[], labels: [] as string[] };
       this.readStates(tokens, consumed, { labelled: false, usContext: this.usContext(tokens) }, states);
@@ -1404,17 +1481,7 @@ class CriteriaBuilder {
         wordsOf.set(p, words);
         return true;
       };
-      for (const pattern of prosePatterns(tokens, consumed, functionOnly)) {
-        const words = wordsOf.get(pattern) ?? [];
-        const narrowed = words.length > 1 ? titlePattern(words, false) : null;
-        if (narrowed && narrowed.tokens.some((t) => !isTitleWord(t))) {
-          x.titles.push(narrowed);
-          pushUnique(x.labels, narrowed.text);
-        } else {
-          pushUnique(x.functions, ...pattern.functions);
-          pushUnique(x.labels, pattern.text);
-        }
-      }
+      for (const pattern of prosePatterns(tokens, consumed, functionOnly)) this.excludeFunctionWords(pattern, wordsOf.get(pattern) ?? [], true);
       // Seniority words that are no title: "nobody in management" (every rung that manages).
       const at = new Map(tokens.map((t, k) => [t, k]));
       for (const run of splitRuns(tokens, consumed, LIST_SEPARATORS)) {
@@ -1448,6 +1515,28 @@ class CriteriaBuilder {
       }
     }
     return JSON.stringify(x) !== before || sized.length > 0;
+  }
+
+  /**
+   * An excluded function, read from `words`. Where the words name a part of it ("not sales
+   * enablement", with `narrow`) or one kind of people that two functions' words describe ("not
+   * product marketers"), only titles with all of those words are excluded, not the functions.
+   */
+  private excludeFunctionWords(pattern: TitlePattern, words: readonly Token[], narrow = false): void {
+    const x = this.excluded;
+    const roles = canonicalTitleTokens(words).filter(isDefiningRoleToken);
+    const narrowed = words.length > 1 ? titlePattern(words, false) : null;
+    if (roles.length > 0) {
+      // "Not product marketers", "no sales engineers": those people, not their whole function.
+      for (const role of roles) x.titles.push({ text: pattern.text, codes: [], tiers: [], functions: [], tokens: [role] });
+      pushUnique(x.labels, pattern.text);
+    } else if (narrow && narrowed && narrowed.tokens.some((t) => !isTitleWord(t))) {
+      x.titles.push(narrowed);
+      pushUnique(x.labels, narrowed.text);
+    } else {
+      pushUnique(x.functions, ...pattern.functions);
+      pushUnique(x.labels, pattern.text);
+    }
   }
 
   prose(parts: readonly string[]): void {
@@ -1534,11 +1623,14 @@ class CriteriaBuilder {
   private narrowedExclusions(): Exclusions {
     const x = this.excluded;
     const targeted = (concept: string) => conceptClosure(concept).some((c) => this.concepts.includes(c));
-    if (!x.concepts.some(targeted)) return x;
+    // The same for a company type: "state and local government …; federal agencies are out".
+    const required = (type: string) => this.types.includes(type);
+    if (!x.concepts.some(targeted) && !x.types.some(required)) return x;
     const keywords = [...x.keywords];
     for (const concept of x.concepts.filter(targeted))
       for (const word of this.excludedWords.get(concept) ?? []) pushKeyword(keywords, word);
-    return { ...x, concepts: x.concepts.filter((c) => !targeted(c)), keywords };
+    for (const type of x.types.filter(required)) for (const word of this.excludedTypeWords.get(type) ?? []) pushKeyword(keywords, word);
+    return { ...x, concepts: x.concepts.filter((c) => !targeted(c)), types: x.types.filter((t) => !required(t)), keywords };
   }
 
   build(): Criterion[] {

@@ -214,8 +214,26 @@ export function findRanges(text: string, moneyMeasure: Measure = 'revenue'): Fou
       negated: NEGATION.test(context),
     });
   }
+  // "at least 50 but fewer than 1,000 people": a bound joined to the other bound of a measured range measures the same.
+  for (let k = found.length - 2; k >= 0; k--) {
+    const [first, second] = [found[k], found[k + 1]];
+    const oneSided = (r: NumberRange) => (r.min === null) !== (r.max === null);
+    if (
+      first.measure === null &&
+      second.measure !== null &&
+      first.money === second.money &&
+      oneSided(first.range) &&
+      oneSided(second.range) &&
+      (first.range.min === null) !== (second.range.min === null) &&
+      BOUND_JOINT.test(text.slice(first.end, second.start))
+    )
+      first.measure = second.measure;
+  }
   return found;
 }
+
+/** What may stand between two bounds of one range: "at least 50 but fewer than 1,000". */
+const BOUND_JOINT = /^\s*,?\s*(?:but|and|yet)?\s*$/i;
 
 /** A size word just before the number's bracket: "Enterprise (5k+)", "mid-market (200-2,000)" count heads. */
 const SIZE_WORD_BEFORE =

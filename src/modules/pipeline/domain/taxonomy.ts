@@ -193,6 +193,7 @@ rule(
 rule(['director', 'dir', 'head', 'senior director', 'associate director', 'group director', 'global head'], ['@director']);
 rule(['manager', 'mgr', 'senior manager', 'team lead', 'team leader', 'supervisor'], ['@manager']);
 rule(['individual contributor', 'ic'], ['@ic', '@entry']);
+rule(['senior individual contributor', 'senior ic'], ['@ic']);
 rule(['senior', 'sr', 'snr', 'mid level', 'midlevel', 'mid senior', 'intermediate'], ['@ic']);
 rule(['junior', 'jr', 'entry level'], ['@entry']);
 // Read as "leaders" (a hint of the top three rungs), not as "senior" plus a word.
@@ -263,12 +264,14 @@ rule(
     'solution engineer',
     'solutions consultant',
     'solution consultant',
+    'solutions consulting',
+    'solution consulting',
     'presales',
     'pre sales',
   ],
   ['salesengineer'],
 );
-rule(['product marketing', 'pmm'], ['productmarketing']);
+rule(['product marketing', 'product marketer', 'pmm'], ['productmarketing']);
 rule(['product design', 'product designer'], ['design', 'designer']);
 rule(['marketing operations', 'marketing ops'], ['marketingops']);
 rule(['media buyer', 'media buying', 'media planner', 'media planning'], ['mediabuyer']);
@@ -670,6 +673,11 @@ const DEFINING_ROLE_TOKENS = new Set([
   'physicalsecurity',
 ]);
 
+/** Whether a canonical title token is a role noun that fixes the title's function ("salesengineer", "recruiter"). */
+export function isDefiningRoleToken(token: string): boolean {
+  return DEFINING_ROLE_TOKENS.has(token);
+}
+
 export function analyzeTokens(tokens: readonly string[]): TitleInfo {
   const codes = unique(tokens.filter((t) => t.startsWith('@') && !(t in TIER_TOKEN)).map((t) => t.slice(1)));
   const tiers = tokens.map((t) => TIER_TOKEN[t]).filter((t): t is Tier => t !== undefined);
@@ -953,7 +961,11 @@ export function findSeniority(tokens: readonly Token[], list: boolean, consumed?
         k += 2;
         continue;
       }
-      if (list || statedAsLevel(tokens, item)) hits.push({ start: item.start, end: item.end, tiers: rung });
+      // "Senior ICs and team leads only": the "only" after a list of rungs states each of them.
+      let last = k;
+      while (has(run[last + 1], 'and') && rungOf(run[last + 2])) last += 2;
+      if (list || statedAsLevel(tokens, item) || (last > k && statedAsLevel(tokens, run[last])))
+        hits.push({ start: item.start, end: item.end, tiers: rung });
       k++;
     }
   }

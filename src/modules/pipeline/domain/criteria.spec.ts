@@ -639,3 +639,99 @@ describe('parseCriteria: payers and exclusions said in passing', () => {
     ]);
   });
 });
+
+describe('parseCriteria: sections', () => {
+  const SECTIONS = [
+    'Must have:',
+    '- B2B cybersecurity software vendor',
+    '- 100+ employees',
+    '',
+    'Nice to have:',
+    '- US HQ',
+    '- Series C or later',
+    '',
+    'Disqualifiers:',
+    '- MSSPs, security consultancies and other services firms',
+    '- Publicly traded companies',
+  ].join('\n');
+
+  it('reads a list under a label as that label, and a preference section as nothing', () => {
+    const criteria = parseCriteria(SECTIONS, 'icp');
+    expect(kinds(criteria)).toEqual(['industry', 'employees', 'exclusion']);
+    const exclusion = find(criteria, 'exclusion');
+    expect(exclusion.types).toEqual(['public']);
+    expect(exclusion.concepts).toEqual(['consulting']);
+    // "security consultancies" excludes consultancies, not the security vendors the ICP asks for.
+    expect(exclusion.keywords.map((k) => k.text)).not.toContain('security');
+    expect(exclusion.labels).toContain('security consultancies');
+  });
+
+  it('drops a preference written on one line', () => {
+    expect(kinds(parseCriteria('Industry: SaaS\nNice to have: US HQ, Series B+', 'icp'))).toEqual(['industry']);
+  });
+});
+
+describe('parseCriteria: exclusions said as continuations', () => {
+  const GOVERNMENT =
+    'State and local government in the United States: counties, cities, state agencies. Federal agencies are out, and so are schools and universities.';
+
+  it('"are out" and "and so are" exclude; an excluded type the ICP requires narrows to its words', () => {
+    const criteria = parseCriteria(GOVERNMENT, 'icp');
+    expect(find(criteria, 'industry').concepts).toEqual(['government']);
+    expect(find(criteria, 'company_type').types).toEqual(['government']);
+    const exclusion = find(criteria, 'exclusion');
+    expect(exclusion.concepts).toEqual(['k12', 'higher_education']);
+    expect(exclusion.types).toEqual([]);
+    expect(exclusion.keywords.map((k) => k.text)).toEqual(['Federal agencies']);
+  });
+
+  it('"and so are" asks for what follows when nothing before it was excluded', () => {
+    expect(kinds(parseCriteria('Software companies are great and so are marketplaces.', 'icp'))).toEqual(['industry']);
+  });
+
+  it('"skip" and "neither are" exclude; a skip-level manager is a title', () => {
+    expect(find(parseCriteria('Game studios in the UK. Skip anything casino or gambling related.', 'icp'), 'exclusion').concepts).toEqual([
+      'gambling',
+    ]);
+    expect(kinds(parseCriteria('Skip-level managers of engineers', 'persona'))).toEqual(['title']);
+    const persona = parseCriteria('Heads of Product, and neither are product marketers.', 'persona');
+    expect(find(persona, 'exclusion').functions).toEqual([]);
+    expect(find(persona, 'exclusion').titles).toMatchObject([{ tokens: ['productmarketing'] }]);
+  });
+
+  it('"no sales engineers" excludes them, not sales', () => {
+    const exclusion = find(parseCriteria('Sales leaders. No sales engineers or solutions consulting.', 'persona'), 'exclusion');
+    expect(exclusion.functions).toEqual([]);
+    expect(exclusion.titles.map((t) => t.tokens)).toEqual([['salesengineer'], ['salesengineer']]);
+  });
+});
+
+describe('parseCriteria: rungs, bounds, rounds and regions', () => {
+  it('"senior ICs and team leads only" states both rungs', () => {
+    expect(find(parseCriteria('Senior individual contributors and team leads only.', 'persona'), 'seniority').tiers).toEqual([
+      'manager',
+      'ic',
+    ]);
+  });
+
+  it('a lower bound joined to a measured upper bound measures the same', () => {
+    expect(find(parseCriteria('Studios with at least 50 but fewer than 1,000 people.', 'icp'), 'employees').ranges).toEqual([
+      { min: 50, max: 1000, minExclusive: false, maxExclusive: true },
+    ]);
+  });
+
+  it('named rounds say which venture-backed companies', () => {
+    expect(find(parseCriteria('Insurtechs, venture-backed anywhere from Series A through Series D.', 'icp'), 'funding').stages).toEqual([
+      'series_a',
+      'series_b',
+      'series_c',
+      'series_d',
+    ]);
+  });
+
+  it('NA beside another region is North America; alone it is not', () => {
+    expect(find(parseCriteria('NA/EMEA, 50-500 FTE', 'icp'), 'country').labels).toEqual(['North America', 'EMEA']);
+    expect(find(parseCriteria('Regions: EMEA and NA', 'icp'), 'country').labels).toEqual(['EMEA', 'North America']);
+    expect(find(parseCriteria('Countries: NA', 'icp'), 'country').labels).not.toContain('North America');
+  });
+});

@@ -735,3 +735,20 @@ describe('parseCriteria: rungs, bounds, rounds and regions', () => {
     expect(find(parseCriteria('Countries: NA', 'icp'), 'country').labels).not.toContain('North America');
   });
 });
+
+describe('parseCriteria: ranges that end at a C-suite title or run along an arrow', () => {
+  it('"from finance manager up to CFO" is manager to C-level', () => {
+    expect(find(parseCriteria('Anyone from finance manager up to CFO works.', 'persona'), 'seniority').tiers).toEqual([
+      'c_level',
+      'vp',
+      'director',
+      'manager',
+    ]);
+  });
+
+  it('"EM → VP Eng" is engineering managers to VPs', () => {
+    expect(find(parseCriteria('Eng leadership, EM → VP Eng/CTO.', 'persona'), 'title').patterns).toContainEqual(
+      expect.objectContaining({ tiers: ['manager', 'vp'], functions: ['engineering'] }),
+    );
+  });
+});

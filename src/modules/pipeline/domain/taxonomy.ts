@@ -254,6 +254,7 @@ rule(['full stack', 'fullstack'], ['fullstack']);
 rule(['business intelligence', 'bi'], ['bi']);
 rule(['deep learning', 'computer vision', 'natural language processing', 'nlp', 'mlops'], ['ml']);
 rule(['pm', 'pms'], ['product', '@manager']);
+rule(['em', 'ems'], ['engineering', '@manager']);
 // Titles whose words point at another function than their own: a Sales Engineer sells, a Product
 // Marketing Manager markets, a Media Buyer buys advertising, physical security is facilities work.
 rule(
@@ -885,6 +886,13 @@ function seniorityItems(tokens: readonly Token[], consumed?: readonly boolean[])
       i++;
       continue;
     }
+    // "manager up to CFO": after a range word, a C-suite title is the top rung.
+    const chief = last && 'operators' in last && last.operators.includes('range') ? TITLE_RULES.longestAt(tokens, i) : null;
+    if (chief && chief.value.includes('@c_level')) {
+      run.push({ start: i, end: chief.end, rung: ['c_level'] });
+      i = chief.end;
+      continue;
+    }
     const operator = OPERATOR_INDEX.longestAt(tokens, i);
     if (operator) {
       run.push({ start: i, end: operator.end, operators: operator.value });
@@ -1028,7 +1036,10 @@ function rungAt(words: string, before: boolean): boolean {
  * `other`; a hyphen inside a word ("C-level", "co-founder") stays.
  */
 export function seniorityDashes(text: string, other?: string): string {
-  return text.replace(/[–—]|-+/g, (dash: string, offset: number) => {
+  // An arrow always runs from one rung to another: "EM → VP Eng".
+  const arrowed = text.replace(/\s*(?:→|⟶|⇒|->|=>)\s*/g, ' to ');
+  return arrowed.replace(/[–—]|-+/g, (dash: string, offset: number) => {
+    const text = arrowed;
     const end = offset + dash.length;
     const left = RUNG_BEFORE.exec(text.slice(Math.max(0, offset - 40), offset).trimEnd())?.[0] ?? '';
     const right = RUNG_AFTER.exec(text.slice(end, end + 40).trimStart())?.[0] ?? '';

@@ -70,11 +70,21 @@ describe('per-workspace rate limit', () => {
     }
   });
 
-  it('does not count a request to no route (it reaches no handler and costs no budget)', async () => {
+  it('counts a request to no route (404) and a wrong method (405) like any other, and limits them too', async () => {
     const ws = await t.newWorkspace();
-    for (let i = 0; i < LIMIT + 2; i++) await t.http.get('/v1/no-such-route').set('Authorization', ws.auth).expect(404);
-    const res = await t.http.get('/v1/kb/icps').set('Authorization', ws.auth).expect(200);
-    expect(res.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
+    const missing = await t.http.get('/v1/no-such-route').set('Authorization', ws.auth);
+    expectError(missing, 404, 'not_found');
+    expect(missing.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
+    const wrongMethod = await t.http.put('/v1/kb/icps').set('Authorization', ws.auth);
+    expectError(wrongMethod, 405, 'method_not_allowed');
+    expect(wrongMethod.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 2));
+    const routed = await t.http.get('/v1/kb/icps').set('Authorization', ws.auth).expect(200);
+    expect(routed.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 3));
+    for (let i = 0; i < 2; i++) await t.http.get('/v1/no-such-route').set('Authorization', ws.auth).expect(404);
+    const limited = await t.http.get('/v1/no-such-route').set('Authorization', ws.auth);
+    expectError(limited, 429, 'rate_limit_exceeded');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expectError(await t.http.get('/v1/kb/icps').set('Authorization', ws.auth), 429, 'rate_limit_exceeded');
   });
 
   it('does not let one workspace spend another one’s budget', async () => {

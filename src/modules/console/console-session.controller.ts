@@ -7,7 +7,7 @@ import { WithoutSession } from '../../shared/interface/http/auth.guard';
 import { AppRequest } from '../../shared/interface/http/request-context';
 import { clearedSessionCookie, sessionCookie } from './console-session-cookie';
 import { ConsoleUsersService, sessionView } from './console-users.service';
-import { FailedAuthenticationLimit } from '../../shared/interface/http/rate-limit';
+import { RateLimitCounter } from '../../shared/interface/http/rate-limit';
 import { SIGN_IN_THROTTLER, signInTrackers } from './sign-in-limit';
 
 /** `email` and `password` of a sign-in, checked like the API checks a body: the first fault, named. */
@@ -31,7 +31,7 @@ function credentials(body: unknown): { email: string; password: string } {
 export class ConsoleSessionController {
   constructor(
     private readonly users: ConsoleUsersService,
-    private readonly failures: FailedAuthenticationLimit,
+    private readonly failures: RateLimitCounter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

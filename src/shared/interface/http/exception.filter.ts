@@ -6,6 +6,7 @@ import { ErrorCode, ERROR_STATUS } from '../../domain/errors';
 import { redactSecrets } from '../../domain/secrets';
 import { isTransientConflict, isUnavailable } from '../../infrastructure/postgres-errors';
 import { AppRequest } from './request-context';
+import { RateLimitCounter } from './rate-limit';
 import { newRequestId } from './request-id';
 import { RouteMethods } from './route-methods';
 
@@ -67,6 +68,9 @@ function toAppError(
   return null;
 }
 
+const withHeaders = (error: AppError, headers: Record<string, string>) =>
+  new AppError(error.code, error.message, error.param, { ...error.headers, ...headers });
+
 /**
  * Renders every failure as the public envelope. Unexpected errors become a bare 500: their
  * details go to the log (with the request id), never to the client.
@@ -79,15 +83,31 @@ export class ApiExceptionFilter implements ExceptionFilter {
   constructor(
     @Optional() @Inject(KB_ID_PARAMS) private readonly kbIdParams: KbIdParams = {},
     @Optional() private readonly routes?: RouteMethods,
+    @Optional() private readonly rateLimit?: RateLimitCounter,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const req = http.getRequest<AppRequest>();
     const res = http.getResponse<Response>();
-    const requestId = req.state?.requestId ?? newRequestId();
     const path = req.originalUrl?.split('?', 1)[0] ?? req.path ?? '';
     const error = toAppError(exception, { method: req.method, path }, this.kbIdParams, this.routes);
+    // A workspace's request that reached no route (404, 405) never met the rate-limit guard; it
+    // counts all the same (every API request does), and past the budget it is the 429.
+    const workspaceId = req.state?.auth?.workspaceId ?? req.state?.console?.workspaceId;
+    const unrouted = exception instanceof HttpException && exception.getStatus() === 404 && !(exception instanceof AppError);
+    if (error && unrouted && workspaceId && this.rateLimit) {
+      this.rateLimit.countUnrouted(workspaceId).then(
+        (headers) => this.respond(req, res, withHeaders(error, headers), exception),
+        (limited: unknown) => this.respond(req, res, limited instanceof AppError ? limited : error, exception),
+      );
+      return;
+    }
+    this.respond(req, res, error, exception);
+  }
+
+  private respond(req: AppRequest, res: Response, error: AppError | null, exception: unknown): void {
+    const requestId = req.state?.requestId ?? newRequestId();
     if (!error) {
       // The error with its stack, and the request it failed (when logged within a request, the
       // line also carries the request log's `req`).

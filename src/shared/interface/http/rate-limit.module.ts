@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '../../../config/config';
 import { createRedisClient } from '../../infrastructure/redis';
 import { warnAtMostEvery } from '../../infrastructure/warn-at-most-every';
 import { AppError } from '../../application/app-error';
-import { FailedAuthenticationLimit, RATE_LIMIT_THROTTLER, rateLimitKey, RateLimitStatus } from './rate-limit';
+import { RateLimitCounter, RATE_LIMIT_THROTTLER, rateLimitKey, RateLimitStatus } from './rate-limit';
 import { RedisThrottlerStorage } from './rate-limit-storage';
 import { AppRequest } from './request-context';
 
@@ -51,7 +51,7 @@ function workspaceOf(req: AppRequest): string {
       },
     }),
   ],
-  providers: [RateLimitStatus, FailedAuthenticationLimit],
-  exports: [RateLimitStatus, FailedAuthenticationLimit],
+  providers: [RateLimitStatus, RateLimitCounter],
+  exports: [RateLimitStatus, RateLimitCounter],
 })
 export class RateLimitModule {}

@@ -99,12 +99,13 @@ export class WorkspaceThrottlerGuard extends ThrottlerGuard {
 }
 
 /**
- * Requests without a valid key never reach a route, so the guard never counts them; they are
- * counted here, per client address, in the same store and with the same budget, so that guessing
- * keys is slow.
+ * The requests the guard never sees, counted in the same store with the same budget: requests
+ * without a valid key (they never reach a route) per client address, so that guessing keys is
+ * slow; and a workspace's requests that reach no route (`404`, `405`) against its own budget,
+ * since every API request counts. Also the console's limit on failed sign-ins.
  */
 @Injectable()
-export class FailedAuthenticationLimit {
+export class RateLimitCounter {
   constructor(
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -113,17 +114,31 @@ export class FailedAuthenticationLimit {
 
   /** Counts a failed attempt from `req`'s address; throws the 429 once the budget is spent. */
   async count(req: AppRequest): Promise<void> {
+    await this.countFor(`ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`);
+  }
+
+  /**
+   * Counts a request of the workspace that reached no route, as the guard counts a routed one.
+   * Returns the rate-limit headers the answer carries; throws the 429 once the budget is spent.
+   */
+  async countUnrouted(workspaceId: string): Promise<Record<string, string>> {
+    const record = await this.countFor(`ws:${workspaceId}`);
+    if (!record) return {};
+    return {
+      'X-RateLimit-Limit': String(this.config.rateLimit.limit),
+      'X-RateLimit-Remaining': String(Math.max(0, this.config.rateLimit.limit - record.totalHits)),
+      'X-RateLimit-Reset': String(record.timeToExpire),
+    };
+  }
+
+  /** One hit for `tracker`; undefined when the store did not answer (the limit fails open). */
+  private async countFor(tracker: string): Promise<{ totalHits: number; timeToExpire: number } | undefined> {
     const { limit, ttlSeconds } = this.config.rateLimit;
-    const key = rateLimitKey(this.config, `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`);
-    let record;
-    try {
-      record = await this.storage.increment(key, ttlSeconds * 1000, limit, ttlSeconds * 1000, RATE_LIMIT_THROTTLER);
-      this.status.answered();
-    } catch (error) {
-      this.status.failed(error);
-      return;
-    }
-    if (record.isBlocked) throw rateLimitExceeded(limit, record.timeToBlockExpire);
+    const record = await this.answered(() =>
+      this.storage.increment(rateLimitKey(this.config, tracker), ttlSeconds * 1000, limit, ttlSeconds * 1000, RATE_LIMIT_THROTTLER),
+    );
+    if (record?.isBlocked) throw rateLimitExceeded(limit, record.timeToBlockExpire);
+    return record;
   }
 
   /**

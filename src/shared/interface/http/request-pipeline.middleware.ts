@@ -17,7 +17,7 @@ import {
   isPublicPath,
   pathOfUrl,
 } from './request-context';
-import { FailedAuthenticationLimit } from './rate-limit';
+import { RateLimitCounter } from './rate-limit';
 import { newRequestId } from './request-id';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -57,7 +57,7 @@ function queryCarriesKey(req: AppRequest): boolean {
 export class RequestPipelineMiddleware implements NestMiddleware {
   constructor(
     @Inject(API_KEY_AUTHENTICATOR) private readonly authenticator: ApiKeyAuthenticator,
-    private readonly failedAuthentication: FailedAuthenticationLimit,
+    private readonly failedAuthentication: RateLimitCounter,
     @Optional() @Inject(HTTP_SURFACES) private readonly surfaces: HttpSurfaces = { api: true, console: false },
     @Optional() @Inject(CONSOLE_SESSION_AUTHENTICATOR) private readonly sessions?: ConsoleSessionAuthenticator,
   ) {}

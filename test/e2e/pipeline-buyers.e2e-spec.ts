@@ -566,3 +566,34 @@ describe('knowledge-base changes never rewrite Buyers or Signals', () => {
     expect(after.signal_count.total).toBe(2);
   });
 });
+
+describe('the order a client sees', () => {
+  const idNumber = (id: string) => BigInt(id.slice(4));
+
+  it('lists Buyers and Signals that show the same timestamp in descending id order, whatever their milliseconds or batches', async () => {
+    const { ws, url } = await workspaceWithPage();
+    // Forty people in four batches sent side by side, each activity with its own milliseconds
+    // in one second, in an order unlike their ids'.
+    const batches = Array.from({ length: 4 }, (_, b) =>
+      Array.from({ length: 10 }, (_, k) =>
+        websiteActivity('visited_page', url, {
+          identity: { email: email(`order${b}-${k}`) },
+          occurred_at: `2026-03-02T10:00:00.${String(999 - (b * 10 + k) * 7).padStart(3, '0')}Z`,
+        }),
+      ),
+    );
+    await Promise.all(batches.map((batch) => ingestAndWait(t, ws, batch)));
+    const byTimestampThenId = (at: string) => (a: Record<string, any>, b: Record<string, any>) =>
+      a[at] === b[at] ? (idNumber(b.id) > idNumber(a.id) ? 1 : -1) : a[at] < b[at] ? 1 : -1;
+
+    const signals = await listSignals(t, ws);
+    expect(signals).toHaveLength(40);
+    expect(new Set(signals.map((s) => s.captured_at))).toEqual(new Set(['2026-03-02T10:00:00Z']));
+    expect(signals.map((s) => s.id)).toEqual([...signals].sort(byTimestampThenId('captured_at')).map((s) => s.id));
+
+    const buyers = await listBuyers(t, ws);
+    expect(buyers).toHaveLength(40);
+    expect(buyers.map((b) => b.id)).toEqual([...buyers].sort(byTimestampThenId('created_at')).map((b) => b.id));
+    for (const buyer of buyers) expect(buyer.updated_at >= buyer.created_at).toBe(true);
+  });
+});

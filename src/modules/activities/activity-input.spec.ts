@@ -46,7 +46,8 @@ describe('validateActivityBatch', () => {
     });
     expect(out).toHaveLength(3);
     expect(out[0]).toMatchObject({ external_id: 'ext-1', occurred_at: '2026-11-20T10:00:00.000Z', attribution: { source: 'google' } });
-    expect(out[1].occurred_at).toBe('2026-11-20T10:00:00.250Z');
+    // Fractional seconds are accepted and dropped: the API shows timestamps to the second.
+    expect(out[1].occurred_at).toBe('2026-11-20T10:00:00.000Z');
     expect(out[2].linkedin).toEqual({ url: 'https://www.linkedin.com/company/rival' });
   });
 

@@ -162,7 +162,7 @@ export class MatchStep extends PipelineStep {
         const personKey = activity.person_key!;
         if (!people.has(personKey)) people.set(personKey, { personKey, newBuyerId: this.ids.next(), attribution: attributionOf(activity) });
       }
-      const buyers = await this.buyers.lockOrCreate(ctx, manager, [...people.values()], now);
+      const buyers = await this.buyers.lockOrCreate(ctx, manager, [...people.values()]);
       const foldOf = new Map<string, BuyerFold>();
       for (const { activity, target } of matched) {
         const personKey = activity.person_key!;

@@ -8,6 +8,7 @@ import { companyInfoTemplate, contactInfoTemplate, Hem, mergeKnown } from '../..
 import { Attribution, emptyAttribution } from '../../signals/signal-types';
 import type { MatchedRecord } from '../domain/signal-data';
 import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
+import { mintedAt } from '../../../shared/domain/ids';
 
 export interface NewSignal {
   id: string;
@@ -99,14 +100,13 @@ export class BuyerWriter {
     ctx: WorkspaceContext,
     manager: EntityManager,
     people: readonly BuyerToLock[],
-    now: Date,
   ): Promise<Map<string, LockedBuyer>> {
     const sorted = [...people].sort((a, b) => (a.personKey < b.personKey ? -1 : a.personKey > b.personKey ? 1 : 0));
     const { rows } = await preparedQuery<LockedBuyer>(
       manager,
       `INSERT INTO buyers AS b (id, workspace_id, person_key, contact_info, company_info, hems, attribution, created_at, updated_at)
-       SELECT v.id, $1, v.person_key, $2, $3, '[]', v.attribution::json, $4, $4
-         FROM unnest($5::bigint[], $6::text[], $7::text[]) WITH ORDINALITY AS v (id, person_key, attribution, n)
+       SELECT v.id, $1, v.person_key, $2, $3, '[]', v.attribution::json, v.minted_at, v.minted_at
+         FROM unnest($5::bigint[], $6::text[], $7::text[], $4::timestamptz[]) WITH ORDINALITY AS v (id, person_key, attribution, minted_at, n)
         ORDER BY v.n
        ON CONFLICT (workspace_id, person_key) DO UPDATE SET updated_at = b.updated_at
        RETURNING ${LOCKED_COLUMNS}`,
@@ -114,7 +114,10 @@ export class BuyerWriter {
         requireWorkspace(ctx),
         JSON.stringify(contactInfoTemplate()),
         JSON.stringify(companyInfoTemplate()),
-        now,
+        // A new Buyer's created_at is its id's time, so that Buyers ordered by (created_at, id)
+        // are in id order too, also between batches of two workers: of two Buyers that show the
+        // same second, the higher id is the later one.
+        sorted.map((person) => mintedAt(person.newBuyerId)),
         sorted.map((person) => person.newBuyerId),
         sorted.map((person) => person.personKey),
         sorted.map((person) => JSON.stringify(person.attribution)),

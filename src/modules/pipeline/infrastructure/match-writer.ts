@@ -203,7 +203,8 @@ export class MatchWriter {
     // each step's), each activity moves to done.
     const outcome = advanceManySql(params, { workspaceId, from: null, now }, OUTCOME_COLUMNS, outcomes);
     const sql =
-      `WITH buyer_update AS (UPDATE buyers b SET ${BUYER_UPDATE_SETS}, updated_at = ${$now}
+      // A Buyer created in this batch has its id's time, which may be a moment after `now`.
+      `WITH buyer_update AS (UPDATE buyers b SET ${BUYER_UPDATE_SETS}, updated_at = GREATEST(b.created_at, ${$now})
          FROM unnest(${arrays.join(', ')}) AS v (id, ${BUYER_UPDATE_NAMES})
         WHERE b.workspace_id = ${workspace} AND b.id = ANY(${buyerIds}) AND b.id = v.id RETURNING b.*), ` +
       `signal_insert AS (INSERT INTO signals (id, workspace_id, buyer_id, type, trigger, data, captured_at, created_at, updated_at, activity_id, matched)

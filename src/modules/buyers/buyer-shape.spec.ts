@@ -10,13 +10,29 @@ describe('conform', () => {
     const out = conform(contactInfoTemplate(), {
       name: { first: '  Ana ', last: 42, nickname: 'A' },
       email: { work: 'ana@example.com', is_valid: 'yes' },
-      social: { linkedin_followers: 12.7 },
+      social: { linkedin_followers: 12 },
       extra: 'dropped',
     });
     expect(out.name).toEqual({ first: 'Ana', middle: '', last: '' });
     expect(out.email).toEqual({ work: 'ana@example.com', is_valid: false });
     expect(out.social.linkedin_followers).toBe(12);
     expect(out).not.toHaveProperty('extra');
+  });
+
+  it('drops a count with a fraction, an impossible day and a time without its zone, instead of changing them', () => {
+    const company = conform(companyInfoTemplate(), {
+      founded_year: 1999.5,
+      latest_funding_round_date: '2025-02-30',
+    });
+    expect(company.founded_year).toBe(0);
+    expect(company.latest_funding_round_date).toBe('');
+    expect(conform(companyInfoTemplate(), { latest_funding_round_date: '2024-02-29' }).latest_funding_round_date).toBe('2024-02-29');
+    expect(conform(contactInfoTemplate(), { social: { linkedin_followers: 12.7 } }).social.linkedin_followers).toBe(0);
+    const at = (started_at: string) => conform({ started_at: '' }, { started_at }).started_at;
+    expect(at('2026-02-30T10:00:00Z')).toBe('');
+    expect(at('2026-11-25T10:00:00')).toBe('');
+    expect(at('2026-11-25T10:00:00+02:00')).toBe('2026-11-25T08:00:00Z');
+    expect(at('2026-11-25T10:00:00.250Z')).toBe('2026-11-25T10:00:00Z');
   });
 
   it('keeps only real YYYY-MM-DD funding dates, finite non-negative numbers and string lists', () => {

@@ -59,7 +59,7 @@ describe('MatchWriter.statement', () => {
     expect(sql).toContain('FROM unnest($3::bigint[], $4::text[]');
     expect(sql).toContain('contact_info = v.contact_info::json');
     expect(sql).toContain('first_signal_id = coalesce(v.first_signal_id, b.first_signal_id)');
-    expect(sql).toContain(', updated_at = $2\n');
+    expect(sql).toContain(', updated_at = GREATEST(b.created_at, $2)\n');
     expect(sql).toContain('WHERE b.workspace_id = $1 AND b.id = ANY($3::bigint[]) AND b.id = v.id');
     expect(sql).toContain('SELECT s.id, $1, s.buyer_id, s.type, s.trigger, s.data, s.captured_at, $2, $2, s.activity_id, s.matched');
     expect(sql).toContain('json_to_recordset($30::json)');

@@ -108,6 +108,30 @@ describe('GET /v1/events', () => {
     expect(events[3].data.object.company_info.is_icp).toBe(true);
   });
 
+  test('previous_attributes show a match whose ICP was deleted since as the API showed it: none', async () => {
+    const ws = await t.newWorkspace();
+    const url = `https://www.ev-${uniq()}.com/pricing`;
+    await targetPage(t, ws, url);
+    const icp = await createKb(t, ws, 'icps', { name: 'Banks', short_name: `banks-${uniq()}`, description: 'Industries: Banking' });
+    const address = email();
+    const visit = (occurredAt: string) =>
+      websiteActivity('visited_page', url, {
+        identity: { email: address },
+        occurred_at: occurredAt,
+        company: { name: 'Bank AG', industries: ['Banking'] },
+      });
+    await ingestAndWait(t, ws, [visit('2026-03-02T10:00:00Z')]);
+    await t.http.delete(`/v1/kb/icps/${icp.id}`).set('Authorization', ws.auth).expect(204);
+    const { resume } = await readAll(ws);
+    await ingestAndWait(t, ws, [visit('2026-03-03T10:00:00Z')]);
+    const updated = (await readAll(ws, resume)).events.find((e) => e.type === 'buyer.updated')!;
+    expect(updated.data.object.company_info).toMatchObject({ is_icp: false, icp_id: '' });
+    expect(updated.data.previous_attributes.signal_count).toEqual({ total: 1, website: 1 });
+    // Before the Signal, GET showed no match (its ICP was deleted) and no reasoning: the match did
+    // not change, only the reasoning, which now says why nothing matched.
+    expect(updated.data.previous_attributes.company_info).toEqual({ icp_reasoning: '' });
+  });
+
   test("an earlier Signal arriving later changes the Buyer's attribution, and previous_attributes says from what", async () => {
     const ws = await t.newWorkspace();
     const url = `https://www.ev-${uniq()}.com/pricing`;

@@ -6,16 +6,31 @@
  * reasoning of a non-match (why no profile fitted) is shown as it was written.
  */
 
-/** The Buyer's matched ICP (`i`) and Persona (`p`), joined only while active in its workspace. */
-const ASSOCIATIONS = `
-    LEFT JOIN icps i ON b.is_icp AND i.id = b.icp_id AND i.workspace_id = b.workspace_id AND i.deleted_at IS NULL
-    LEFT JOIN personas p ON b.is_persona AND p.id = b.persona_id AND p.workspace_id = b.workspace_id AND p.deleted_at IS NULL`;
+/** The matched ICP (`<b>_icp`) and Persona (`<b>_persona`) of the Buyer `b`, joined only while active in its workspace. */
+export function associationJoins(b: string): string {
+  const [i, p] = [`${b}_icp`, `${b}_persona`];
+  return `
+    LEFT JOIN icps ${i} ON ${b}.is_icp AND ${i}.id = ${b}.icp_id AND ${i}.workspace_id = ${b}.workspace_id AND ${i}.deleted_at IS NULL
+    LEFT JOIN personas ${p} ON ${b}.is_persona AND ${p}.id = ${b}.persona_id AND ${p}.workspace_id = ${b}.workspace_id AND ${p}.deleted_at IS NULL`;
+}
 
-const ASSOCIATION_COLUMNS = `
-         i.id AS icp_id, CASE WHEN i.id IS NULL THEN '' ELSE b.icp_name END AS icp_name,
-         CASE WHEN b.is_icp AND i.id IS NULL THEN '' ELSE b.icp_reasoning END AS icp_reasoning,
-         p.id AS persona_id, CASE WHEN p.id IS NULL THEN '' ELSE b.persona_name END AS persona_name,
-         CASE WHEN b.is_persona AND p.id IS NULL THEN '' ELSE b.persona_reasoning END AS persona_reasoning`;
+/** The association columns as a client sees them, by name, read through `associationJoins(b)`. */
+function associationColumns(b: string): Record<string, string> {
+  const [i, p] = [`${b}_icp`, `${b}_persona`];
+  return {
+    icp_id: `${i}.id`,
+    icp_name: `CASE WHEN ${i}.id IS NULL THEN '' ELSE ${b}.icp_name END`,
+    icp_reasoning: `CASE WHEN ${b}.is_icp AND ${i}.id IS NULL THEN '' ELSE ${b}.icp_reasoning END`,
+    persona_id: `${p}.id`,
+    persona_name: `CASE WHEN ${p}.id IS NULL THEN '' ELSE ${b}.persona_name END`,
+    persona_reasoning: `CASE WHEN ${b}.is_persona AND ${p}.id IS NULL THEN '' ELSE ${b}.persona_reasoning END`,
+  };
+}
+
+const ASSOCIATIONS = associationJoins('b');
+const ASSOCIATION_COLUMNS = Object.entries(associationColumns('b'))
+  .map(([name, sql]) => `\n         ${sql} AS ${name}`)
+  .join(',');
 
 /** Shared by every query of the public Buyer object. */
 export const BUYER_SELECT = `
@@ -68,16 +83,17 @@ export function buyerRowJson(alias: string): string {
   return jsonOf(alias, ROW_FIELDS);
 }
 
-function jsonOf(alias: string, fields: typeof ROW_FIELDS): string {
-  return `json_build_object(${fields.map(([name, bigint]) => `'${name}', ${alias}.${name}${bigint ? '::text' : ''}`).join(', ')})`;
+function jsonOf(alias: string, fields: typeof ROW_FIELDS, columns: Record<string, string> = {}): string {
+  return `json_build_object(${fields.map(([name, bigint]) => `'${name}', ${columns[name] ?? `${alias}.${name}`}${bigint ? '::text' : ''}`).join(', ')})`;
 }
 
 /**
  * What an update event keeps of the Buyer before it (`previous`): the counters, the first and last
  * Signal, its attribution and the evaluation, which Signals change; not the contact and company
- * objects, which would double every event's size.
+ * objects, which would double every event's size. Read through `associationJoins(alias)`.
  */
 export function buyerPreviousJson(alias: string): string {
   const kept = ROW_FIELDS.filter(([name]) => !['id', 'workspace_id', 'contact_info', 'company_info', 'hems', 'created_at'].includes(name));
-  return jsonOf(alias, kept);
+  // The association as a client saw it then: one with a since deleted ICP or Persona was shown as none.
+  return jsonOf(alias, kept, associationColumns(alias));
 }

@@ -6,7 +6,7 @@ import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
 import { SqlParams } from '../../../shared/infrastructure/sql-params';
 import { ActivityChanges, advanceManySql } from '../../activities/activities.repository';
 import { EVENT_COLUMNS, eventNumbers } from '../../../shared/infrastructure/event-outbox';
-import { buyerPreviousJson, buyerRowJson } from '../../buyers/buyers.sql';
+import { associationJoins, buyerPreviousJson, buyerRowJson } from '../../buyers/buyers.sql';
 import { signalRowJson } from '../../signals/signals.repository';
 import type { BuyerFold, NewSignal } from './buyer-writer';
 
@@ -79,7 +79,7 @@ const EVENTS_SQL = (workspace: string, enabled: string) => `match_events AS (
     UNION ALL
     SELECT 2, b.id, CASE WHEN o.signal_count_total = 0 THEN 'buyer.created' ELSE 'buyer.updated' END, 'buyer', ${buyerRowJson('b')},
            CASE WHEN o.signal_count_total = 0 THEN NULL ELSE ${buyerPreviousJson('o')} END
-      FROM buyer_update b JOIN buyers o ON o.workspace_id = b.workspace_id AND o.id = b.id
+      FROM buyer_update b JOIN buyers o ON o.workspace_id = b.workspace_id AND o.id = b.id${associationJoins('o')}
     UNION ALL
     SELECT 3, b.id, 'buyer.icp_matched', 'buyer', ${buyerRowJson('b')}, NULL
       FROM buyer_update b JOIN buyers o ON o.workspace_id = b.workspace_id AND o.id = b.id

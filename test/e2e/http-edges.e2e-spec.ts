@@ -73,3 +73,17 @@ describe('a query string on a route that reads none', () => {
     expectError(await t.http.get(`${path}?expand=all`), 401, 'authentication_error');
   });
 });
+
+describe('an error quoting what the client sent', () => {
+  it('quotes a bounded part of it: a 100,000-character field name is not echoed back whole', async () => {
+    const ws = await t.newWorkspace();
+    const name = 'x'.repeat(100_000);
+    const res = await t.http
+      .post('/v1/kb/topics')
+      .set('Authorization', ws.auth)
+      .send({ name: 'Privacy', short_name: 'privacy', description: 'GDPR', [name]: 1 });
+    expectError(res, 400, 'validation_error', `${'x'.repeat(199)}…`);
+    expect(res.body.error.param.startsWith('xxxx')).toBe(true);
+    expect(JSON.stringify(res.body).length).toBeLessThan(2_000);
+  });
+});

@@ -68,6 +68,11 @@ function toAppError(
   return null;
 }
 
+/** What an error may quote of the request is bounded: a 500,000-character field name is not echoed back whole. */
+const MAX_MESSAGE = 1_000;
+const MAX_PARAM = 200;
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 const withHeaders = (error: AppError, headers: Record<string, string>) =>
   new AppError(error.code, error.message, error.param, { ...error.headers, ...headers });
 
@@ -119,9 +124,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const body = {
       error: {
         code: error?.code ?? ErrorCode.internal,
-        message: error ? redactSecrets(error.message) : 'An unexpected error occurred. Quote the request_id when reporting it.',
+        message: error
+          ? clip(redactSecrets(error.message), MAX_MESSAGE)
+          : 'An unexpected error occurred. Quote the request_id when reporting it.',
         request_id: requestId,
-        ...(error?.param !== undefined ? { param: redactSecrets(error.param) } : {}),
+        ...(error?.param !== undefined ? { param: clip(redactSecrets(error.param), MAX_PARAM) } : {}),
       },
     };
     // An error after the answer has gone (a failed stream, say) can only be logged.

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ActivityUpdatesInPlace1764115200000 } from '../../src/database/migrations/1764115200000-activity-updates-in-place';
 import { ActivitiesByDay1764720000000 } from '../../src/database/migrations/1764720000000-activities-by-day';
+import { CanonicalUrlsInAscii1765152000000 } from '../../src/database/migrations/1765152000000-canonical-urls-in-ascii';
 import { addPeriods, periodStart } from '../../src/database/partitions';
 import { IdGenerator } from '../../src/shared/domain/ids';
 import { internalId } from '../support/worker-process';
@@ -103,5 +104,34 @@ describe('the migration that partitions activities by day', () => {
     } finally {
       await runner.release();
     }
+  });
+});
+
+describe('the migration that writes canonical URLs in ASCII', () => {
+  it('rewrites a Target Page whose URL has characters outside ASCII, and no other', async () => {
+    const db = t.app.get(DataSource);
+    const ws = await t.newWorkspace();
+    const create = async (short: string, url: string) =>
+      (
+        await t.http
+          .post('/v1/kb/target-pages')
+          .set('Authorization', ws.auth)
+          .send({ name: short, short_name: short, url, description: 'd' })
+          .expect(201)
+      ).body.id as string;
+    const pages = {
+      accented: await create('accented', 'https://example.com/café'),
+      plain: await create('plain', 'https://example.com/plain/'),
+    };
+    // As the earlier canonicaliser stored them.
+    await db.query(`UPDATE target_pages SET canonical_url = 'example.com/café' WHERE id = $1`, [internalId(pages.accented)]);
+    await new CanonicalUrlsInAscii1765152000000().up(db.createQueryRunner());
+    const stored = await db.query(`SELECT id::text, canonical_url FROM target_pages WHERE workspace_id = $1 ORDER BY id`, [
+      internalId(ws.workspace_id),
+    ]);
+    expect(stored).toEqual([
+      { id: internalId(pages.accented), canonical_url: 'example.com/caf%C3%A9' },
+      { id: internalId(pages.plain), canonical_url: 'example.com/plain' },
+    ]);
   });
 });

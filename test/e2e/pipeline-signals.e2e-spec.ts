@@ -513,6 +513,30 @@ describe('URL matching for Target Pages and Target Forms', () => {
     ]);
   });
 
+  it('matches an internationalised host and a path outside ASCII however the visit spells them', async () => {
+    const ws = await t.newWorkspace();
+    const u = uniq();
+    const page = (
+      await t.http
+        .post('/v1/kb/target-pages')
+        .set('Authorization', ws.auth)
+        .send({ name: 'Café', short_name: `cafe-${u}`, url: `https://bücher-${u}.de/café`, description: 'Menu' })
+        .expect(201)
+    ).body;
+    const ascii = new URL(`https://bücher-${u}.de`).hostname;
+    const urls = [
+      `https://bücher-${u}.de/café`,
+      `https://${ascii}/caf%C3%A9`,
+      `https://${ascii.toUpperCase()}/caf%C3%A9/`,
+      `https://${ascii}/cafe`,
+    ];
+    const got = await outcome(
+      ws,
+      urls.map((url) => websiteActivity('visited_page', url)),
+    );
+    expect(got).toEqual([page.id, page.id, page.id, 'no_target_match']);
+  });
+
   it('keeps distinguishing query parameters and path case', async () => {
     const { ws, host } = await pages();
     const urls = [

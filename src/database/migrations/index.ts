@@ -14,6 +14,7 @@ import { ActivityNearMisses1764806400000 } from './1764806400000-activity-near-m
 import { ApiKeyLastUse1764892800000 } from './1764892800000-api-key-last-use';
 import { ConsoleUsers1764979200000 } from './1764979200000-console-users';
 import { TimeOrderedEventIds1765065600000 } from './1765065600000-time-ordered-event-ids';
+import { CanonicalUrlsInAscii1765152000000 } from './1765152000000-canonical-urls-in-ascii';
 
 /** Every migration, oldest first. Listed explicitly so the same list works from src/ and dist/. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   ApiKeyLastUse1764892800000,
   ConsoleUsers1764979200000,
   TimeOrderedEventIds1765065600000,
+  CanonicalUrlsInAscii1765152000000,
 ];

@@ -392,3 +392,18 @@ describe('canonicalizeUrl', () => {
     });
   });
 });
+
+describe('canonicalizeUrl: names and paths outside ASCII', () => {
+  it('reads an internationalised host as its ASCII name, as a browser connects to it', () => {
+    expect(canonicalizeUrl('https://bücher.de/a')?.canonical).toBe('xn--bcher-kva.de/a');
+    expect(canonicalizeUrl('https://bücher.de/a')?.canonical).toBe(canonicalizeUrl('xn--bcher-kva.de/a/')?.canonical);
+  });
+
+  it('gives one form to a path written with its characters and with their escapes; escapes stay as written', () => {
+    const forms = ['https://example.com/café', 'https://example.com/caf%C3%A9', 'https://example.com/caf%c3%a9'].map(
+      (url) => canonicalizeUrl(url)?.canonical,
+    );
+    expect(forms).toEqual(['example.com/caf%C3%A9', 'example.com/caf%C3%A9', 'example.com/caf%c3%a9']);
+    expect(canonicalizeUrl('example.com/a?b=ü')?.canonical).toBe('example.com/a?b=%C3%BC');
+  });
+});

@@ -1,3 +1,5 @@
+import { domainToASCII } from 'node:url';
+
 /**
  * The one URL canonicaliser. Target Pages and Target Forms store its result, and the pipeline
  * compares a visited URL's canonical form against them, so both sides must come from this function.
@@ -5,7 +7,9 @@
  * Canonical form: `host[:port]/path?query` — scheme dropped, scheme and host lowercased, default
  * ports 80/443 dropped, fragment dropped, trailing slash dropped (the root becomes the bare host),
  * tracking parameters dropped, the remaining parameters sorted by name (stable for repeated names).
- * Path case, `www.` and every other parameter are kept. The query string is handled raw (split on
+ * Path case, `www.` and every other parameter are kept. An internationalised host is its ASCII
+ * (punycode) name, and characters outside ASCII in the path and query are percent-encoded, as
+ * browsers send them (ADR 0065). The query string is handled raw (split on
  * `&`, re-joined as received) because decoding and re-encoding would turn `%2F` into `/`.
  */
 
@@ -41,7 +45,7 @@ export interface CanonicalUrl {
   canonical: string;
   /** Lowercase host name, without port. */
   domain: string;
-  /** The path as received, `/` for the root. */
+  /** The path as received (non-ASCII characters percent-encoded), `/` for the root. */
   path: string;
   /** Values of the stripped `utm_*` parameters (`""` when absent). */
   utm: Utm;
@@ -106,15 +110,21 @@ export function canonicalizeUrl(input: string): CanonicalUrl | null {
 
   const colonAt = authority.lastIndexOf(':');
   let host = (colonAt >= 0 ? authority.slice(0, colonAt) : authority).toLowerCase();
+  // An internationalised name ("bücher.de") is the ASCII name a browser connects to ("xn--bcher-kva.de").
+  // eslint-disable-next-line no-control-regex
+  if (/[^\u0000-\u007f]/.test(host)) host = domainToASCII(host);
   const port = colonAt >= 0 ? authority.slice(colonAt + 1) : '';
   if (colonAt >= 0 && (!PORT.test(port) || Number(port) < 1 || Number(port) > 65535)) return null;
   if (host.endsWith('.')) host = host.slice(0, -1);
   if (!isHostName(host)) return null;
   const keepPort = port !== '' && Number(port) !== 80 && Number(port) !== 443;
 
-  const queryAt = afterAuthority.indexOf('?');
-  const rawPath = queryAt < 0 ? afterAuthority : afterAuthority.slice(0, queryAt);
-  const rawQuery = queryAt < 0 ? '' : afterAuthority.slice(queryAt + 1);
+  // As a browser sends it: characters outside ASCII percent-encoded ("/café" is "/caf%C3%A9");
+  // escapes already there are kept as written (DESIGN: no re-encoding).
+  const encoded = afterAuthority.replace(/[^\x21-\x7e]/gu, (char) => encodeURIComponent(char));
+  const queryAt = encoded.indexOf('?');
+  const rawPath = queryAt < 0 ? encoded : encoded.slice(0, queryAt);
+  const rawQuery = queryAt < 0 ? '' : encoded.slice(queryAt + 1);
 
   const utm: Utm = { source: '', medium: '', campaign: '', term: '', content: '' };
   const clickIds = Object.fromEntries(CLICK_ID_FIELDS.map((f) => [f, null])) as ClickIds;

@@ -116,7 +116,7 @@ export class BuyerWriter {
         JSON.stringify(companyInfoTemplate()),
         // A new Buyer's created_at is its id's time, so that Buyers ordered by (created_at, id)
         // are in id order too, also between batches of two workers: of two Buyers that show the
-        // same second, the higher id is the later one.
+        // same second, the higher id is the later one (ADR 0066).
         sorted.map((person) => mintedAt(person.newBuyerId)),
         sorted.map((person) => person.newBuyerId),
         sorted.map((person) => person.personKey),

@@ -752,3 +752,12 @@ describe('parseCriteria: ranges that end at a C-suite title or run along an arro
     );
   });
 });
+
+describe('parseCriteria: a broader industry in one phrase with a narrower one', () => {
+  it('"industrial machinery or automation equipment manufacturers" asks for machinery makers, not every manufacturer', () => {
+    expect(find(parseCriteria('Industrial machinery or automation equipment manufacturers', 'icp'), 'industry').concepts).toEqual([
+      'machinery',
+    ]);
+    expect(find(parseCriteria('Software and manufacturing companies', 'icp'), 'industry').concepts).toEqual(['software', 'manufacturing']);
+  });
+});

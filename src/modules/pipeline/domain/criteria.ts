@@ -57,7 +57,7 @@ import {
   TIERS,
   tierOfToken,
 } from './taxonomy';
-import { joinList, Token, unique } from './text';
+import { joinList, PhraseHit, Token, unique } from './text';
 
 export type Subject = 'icp' | 'persona';
 
@@ -904,6 +904,23 @@ function findPostfixExclusions(tokens: readonly Token[], consumed: boolean[]): T
 }
 
 /** Runs of unconsumed tokens between separators. */
+/**
+ * The industries `tokens` ask for. A broader industry next to a narrower one is part of one
+ * phrase, not a second industry: "machinery manufacturers" and "industrial machinery" are
+ * machinery makers, not every manufacturer.
+ */
+function namedIndustries(tokens: readonly Token[], consumed: boolean[]): string[] {
+  const hits = scanIndustries(tokens, { consumed });
+  const narrows = (broad: PhraseHit<string>, other: PhraseHit<string> | undefined) =>
+    other !== undefined && other.value !== broad.value && conceptClosure(broad.value).includes(other.value);
+  return hits
+    .filter((hit, k) => {
+      const [before, after] = [hits[k - 1], hits[k + 1]];
+      return !((before?.end === hit.start && narrows(hit, before)) || (after?.start === hit.end && narrows(hit, after)));
+    })
+    .map((hit) => hit.value);
+}
+
 function splitRuns(tokens: readonly Token[], consumed: readonly boolean[], separators: ReadonlySet<string>): Token[][] {
   const runs: Token[][] = [];
   let current: Token[] = [];
@@ -1227,7 +1244,7 @@ class CriteriaBuilder {
     switch (kind) {
       case 'industry': {
         const before = this.concepts.length + this.keywords.length;
-        pushUnique(this.concepts, ...scanIndustries(tokens, { consumed }).map((h) => h.value));
+        pushUnique(this.concepts, ...namedIndustries(tokens, consumed));
         for (const run of splitRuns(tokens, consumed, LIST_SEPARATORS)) pushKeyword(this.keywords, keywordOf(run));
         return found || this.concepts.length + this.keywords.length > before;
       }
@@ -1562,7 +1579,7 @@ class CriteriaBuilder {
     this.sizeWords.prose.push(...scanSizes(tokens, consumed, industryLength));
     this.readStates(tokens, consumed, { labelled: false, usContext: this.usContext(tokens) });
     this.readPlaces(tokens, consumed, true);
-    pushUnique(this.concepts, ...scanIndustries(tokens, { consumed }).map((h) => h.value));
+    pushUnique(this.concepts, ...namedIndustries(tokens, consumed));
   }
 
   private personaProse(text: string): void {

@@ -563,6 +563,8 @@ export const INDUSTRIES: readonly IndustryConcept[] = [
     parents: ['manufacturing'],
     terms: [
       'industrial automation',
+      'factory automation',
+      'automation equipment',
       'machinery',
       'machinery manufacturing',
       'mechanical or industrial engineering',

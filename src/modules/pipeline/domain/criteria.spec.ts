@@ -761,3 +761,14 @@ describe('parseCriteria: a broader industry in one phrase with a narrower one', 
     expect(find(parseCriteria('Software and manufacturing companies', 'icp'), 'industry').concepts).toEqual(['software', 'manufacturing']);
   });
 });
+
+describe('parseCriteria: brackets after an exclusion', () => {
+  it('a list in them is what is excluded; a clause in them is an aside', () => {
+    const persona = parseCriteria('Heads of Security. Not general IT (IT Managers, sysadmins, the CIO).', 'persona');
+    expect(kinds(persona)).toEqual(['title', 'exclusion']);
+    expect(find(persona, 'exclusion').titles.map((t) => t.codes.concat(t.tiers))).toContainEqual(['cio']);
+    expect(find(persona, 'title').patterns.map((p) => p.text)).toEqual(['Heads of Security']);
+    const aside = parseCriteria("Fintechs. We don't sell to banks (their insurers are our customers).", 'icp');
+    expect(find(aside, 'exclusion').concepts).toEqual(['banking']);
+  });
+});

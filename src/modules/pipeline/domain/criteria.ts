@@ -715,6 +715,13 @@ function placesEnd(tokens: readonly Token[], at: number): number {
   }
 }
 
+/** Words of a clause, which a list of examples does not have. */
+const ASIDE_WORDS = new Set([
+  ...['they', 'we', 'it', 'he', 'she', 'these', 'this', 'that', 'our', 'us', 'their'],
+  ...['is', 'are', 're', 'was', 'were', 'be', 's', 'have', 'has', 'do', 'does'],
+  ...['because', 'since', 'as', 'not', 'no', 'but', 'if', 'when', 'which', 'who'],
+]);
+
 /**
  * Exclusion segments: the trigger and what follows it up to the end of the clause (a hard
  * boundary, a dash, a word that starts a positive or qualifying clause, or a comma before the
@@ -757,6 +764,14 @@ function findExclusionSegments(tokens: readonly Token[], consumed: boolean[]): T
     let from = start;
     while (from < end - 1 && lead(tokens[from])) from++;
     segments.push(tokens.slice(from, end));
+    // "not general IT (IT Managers, sysadmins, the CIO)": the brackets list what is excluded; a
+    // clause in them is an aside ("no banks (their insurers are our customers)").
+    const close = tokens[end]?.word === '(' ? tokens.findIndex((t, k) => k > end && t.word === ')') : -1;
+    if (close > end + 1 && !tokens.slice(end + 1, close).some((t) => ASIDE_WORDS.has(t.word))) {
+      segments.push(tokens.slice(end + 1, close));
+      for (let k = end; k <= close; k++) consumed[k] = true;
+      end = close + 1;
+    }
     i = end - 1;
   }
   return segments;

@@ -772,3 +772,20 @@ describe('parseCriteria: brackets after an exclusion', () => {
     expect(find(aside, 'exclusion').concepts).toEqual(['banking']);
   });
 });
+
+describe('parseCriteria: exclusions of people by role', () => {
+  const SALES =
+    'Sales leadership: Sales Manager up to CRO. Exclude SDR/BDR managers and anyone in sales engineering / solutions consulting.';
+
+  it('"BDR managers" are managers of BDRs, not every sales manager; "anyone in sales engineering" is sales engineering', () => {
+    const exclusion = find(parseCriteria(SALES, 'persona'), 'exclusion');
+    expect(exclusion.titles).toContainEqual(expect.objectContaining({ tiers: ['manager'], tokens: ['bdr'] }));
+    expect(exclusion.titles.filter((t) => t.tokens.includes('salesengineer'))).toHaveLength(2);
+    expect(find(parseCriteria(SALES, 'persona'), 'seniority').tiers).toEqual(['c_level', 'vp', 'director', 'manager']);
+  });
+
+  it('an excluded industry the ICP targets a part of is still excluded by its base word: "no retailers" against "Retail"', () => {
+    const exclusion = find(parseCriteria('D2C apparel brands in the US (no marketplaces/retailers)', 'icp'), 'exclusion');
+    expect(exclusion.keywords.map((k) => k.text)).toEqual(expect.arrayContaining(['retailers', 'retail']));
+  });
+});

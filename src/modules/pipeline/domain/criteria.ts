@@ -412,6 +412,8 @@ function prepare(description: string): string {
       // "don't", "isn't", "needn't", "cannot": one spelling of "not" for the exclusion reader.
       .replace(/(\p{L})n['’]t(?!\p{L})/gu, '$1 not')
       .replace(/\bcannot\b/gi, 'can not')
+      // "anyone in sales engineering" is sales engineering, in a list of titles or exclusions alike.
+      .replace(/\b(?:anyone|anybody|everyone|everybody|someone|people|folks)\s+(?:in|within)\s+/gi, '')
       // "Don't confuse this with product marketing": what it is not.
       .replace(/\b(?:do\s+)?not\s+(?:confuse|mix\s+up|mistake)\s+(?:this|it|them|us|the\s+persona|our\s+persona)\s+(?:with|for)\b/gi, 'not')
       .replace(/(?<!\p{L})\p{L}+-(?:led|driven|first|savvy|heavy|minded|track|focused|oriented|adjacent)\b/giu, ' ')
@@ -1038,6 +1040,8 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
       tokens: [
         ...canonical.filter((t) => JUNIOR_WORDS.has(t) && high.length > 0),
         ...rest.filter((t) => functionsOfToken(t).length === 0 && !SOFT_MODIFIERS.has(t)),
+        // "BDR managers" manage BDRs: the role stays as a word the title must have, not only its function.
+        ...rest.filter(isDefiningRoleToken),
       ],
       ...(high.length === 0 ? { vague: true } : {}),
     };
@@ -1199,6 +1203,18 @@ const TYPE_NOUNS = new Set([
 
 function pushUnique<T>(list: T[], ...items: T[]): void {
   for (const item of items) if (!list.includes(item)) list.push(item);
+}
+
+/**
+ * "retailers" as the industry names it, "retail": a word naming people or firms by what they do,
+ * without its "-er", where the table files that base under the same concept. Else null.
+ */
+function baseWord(word: Keyword, concept: string): Keyword | null {
+  const last = word.stems[word.stems.length - 1];
+  if (!last?.endsWith('er') || last.length < 6) return null;
+  const stems = [...word.stems.slice(0, -1), last.slice(0, -2)];
+  const text = stems.join(' ');
+  return scanIndustries(prepareTaxonomyText(text)).some((hit) => hit.value === concept) ? { text, stems } : null;
 }
 
 function pushKeyword(list: Keyword[], keyword: Keyword | null): void {
@@ -1660,7 +1676,10 @@ class CriteriaBuilder {
     if (!x.concepts.some(targeted) && !x.types.some(required)) return x;
     const keywords = [...x.keywords];
     for (const concept of x.concepts.filter(targeted))
-      for (const word of this.excludedWords.get(concept) ?? []) pushKeyword(keywords, word);
+      for (const word of this.excludedWords.get(concept) ?? []) {
+        pushKeyword(keywords, word);
+        pushKeyword(keywords, baseWord(word, concept));
+      }
     for (const type of x.types.filter(required)) for (const word of this.excludedTypeWords.get(type) ?? []) pushKeyword(keywords, word);
     return { ...x, concepts: x.concepts.filter((c) => !targeted(c)), types: x.types.filter((t) => !required(t)), keywords };
   }

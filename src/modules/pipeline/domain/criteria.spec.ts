@@ -789,3 +789,13 @@ describe('parseCriteria: exclusions of people by role', () => {
     expect(exclusion.keywords.map((k) => k.text)).toEqual(expect.arrayContaining(['retailers', 'retail']));
   });
 });
+
+describe('parseCriteria: abbreviations written with an ampersand', () => {
+  it('"FP&A lead" and "R&D managers" are one title each, not a list of two', () => {
+    expect(find(parseCriteria('The Controller or an FP&A lead', 'persona'), 'title').patterns.map((p) => p.tokens)).toContainEqual([
+      'fpa',
+      'lead',
+    ]);
+    expect(find(parseCriteria('R&D managers', 'persona'), 'title').patterns).toHaveLength(1);
+  });
+});

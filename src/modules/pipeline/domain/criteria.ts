@@ -412,6 +412,9 @@ function prepare(description: string): string {
       // "don't", "isn't", "needn't", "cannot": one spelling of "not" for the exclusion reader.
       .replace(/(\p{L})n['’]t(?!\p{L})/gu, '$1 not')
       .replace(/\bcannot\b/gi, 'can not')
+      // One word, not a list of two: "an FP&A lead" is not "an FP" and "A lead".
+      .replace(/\bFP\s?&\s?A\b/gi, 'FPA')
+      .replace(/\bR\s?&\s?D\b/gi, 'RnD')
       // "anyone in sales engineering" is sales engineering, in a list of titles or exclusions alike.
       .replace(/\b(?:anyone|anybody|everyone|everybody|someone|people|folks)\s+(?:in|within)\s+/gi, '')
       // "Don't confuse this with product marketing": what it is not.

@@ -799,3 +799,10 @@ describe('parseCriteria: abbreviations written with an ampersand', () => {
     expect(find(parseCriteria('R&D managers', 'persona'), 'title').patterns).toHaveLength(1);
   });
 });
+
+describe('parseCriteria: "individual" before a role', () => {
+  it('"no individual recruiters" excludes recruiters who are individual contributors, not the Head of Talent Acquisition', () => {
+    const exclusion = find(parseCriteria("Heads of Talent Acquisition. We don't want individual recruiters.", 'persona'), 'exclusion');
+    expect(exclusion.titles).toEqual([expect.objectContaining({ tiers: ['ic', 'entry'], tokens: ['recruiter'] })]);
+  });
+});

@@ -194,6 +194,8 @@ rule(['director', 'dir', 'head', 'senior director', 'associate director', 'group
 rule(['manager', 'mgr', 'senior manager', 'team lead', 'team leader', 'supervisor'], ['@manager']);
 rule(['individual contributor', 'ic'], ['@ic', '@entry']);
 rule(['senior individual contributor', 'senior ic'], ['@ic']);
+// "Individual recruiters" are the ones who recruit, not those who lead recruiting.
+rule(['individual'], ['@ic', '@entry']);
 rule(['senior', 'sr', 'snr', 'mid level', 'midlevel', 'mid senior', 'intermediate'], ['@ic']);
 rule(['junior', 'jr', 'entry level'], ['@entry']);
 // Read as "leaders" (a hint of the top three rungs), not as "senior" plus a word.

@@ -806,3 +806,17 @@ describe('parseCriteria: "individual" before a role', () => {
     expect(exclusion.titles).toEqual([expect.objectContaining({ tiers: ['ic', 'entry'], tokens: ['recruiter'] })]);
   });
 });
+
+describe('parseCriteria: "leave those out" and "we don\'t count them"', () => {
+  it('exclude what the sentence named before them', () => {
+    const icp = parseCriteria(
+      "Mid-size logistics companies in the UK. We've tried selling to airlines directly and it never works, so leave those out.",
+      'icp',
+    );
+    expect(find(icp, 'exclusion').concepts).toEqual(['airlines']);
+    expect(find(icp, 'industry').concepts).toEqual(['logistics']);
+    const persona = parseCriteria("Heads of Product. Designers love it, so we don't count them.", 'persona');
+    expect(find(persona, 'exclusion').titles).toEqual([expect.objectContaining({ tokens: ['designer'] })]);
+    expect(find(persona, 'title').patterns.map((p) => p.text)).toEqual(['Heads of Product']);
+  });
+});

@@ -30,7 +30,17 @@
  *   a Persona's "Countries:" is checked against the contact's country, else the company's.
  * - ICPs ignore person labels (titles, functions, seniority).
  */
-import { scanSizes, scanStages, LIST_TYPES, PROSE_TYPES, SizeHit, STAGE_DASH, StageHit, VENTURE_STAGES, VENTURE_TERM } from './company-terms';
+import {
+  scanSizes,
+  scanStages,
+  LIST_TYPES,
+  PROSE_TYPES,
+  SizeHit,
+  STAGE_DASH,
+  StageHit,
+  VENTURE_STAGES,
+  VENTURE_TERM,
+} from './company-terms';
 import { findFounded } from './founded';
 import { countryName, GEO_INDEX, namesUnitedStates, resolvePlace, scanPlaces, scanStates, stateCountry } from './geo';
 import { findRanges, invert, Measure, mergeRanges, NumberRange, subtractRange } from './ranges';
@@ -359,7 +369,8 @@ function dropAllowing(text: string): string {
 }
 
 /** "Nice to have:", "Bonus:": what follows is a preference, which asks for nothing. */
-const PREFERENCE_LABEL = /^(?:nice[\s-]+to[\s-]+haves?|bonus(?:\s+points)?|would\s+be\s+nice|optional|ideally|preferred\s+but\s+not\s+required)$/i;
+const PREFERENCE_LABEL =
+  /^(?:nice[\s-]+to[\s-]+haves?|bonus(?:\s+points)?|would\s+be\s+nice|optional|ideally|preferred\s+but\s+not\s+required)$/i;
 /** A label alone on its line, then the list items under it ("- MSSPs", "* Retail", "• Banks"). */
 const SECTION = /^[ \t]*([\p{L}][\p{L} \t'’/&-]{1,40}?)[ \t]*[:：][ \t]*\n((?:[ \t]*[-*•·–][ \t]+[^\n]*(?:\n|$))+)/gmu;
 const SAME_LINE_PREFERENCE = /^[ \t]*(?:[-*•·–][ \t]+)?([\p{L}][\p{L} \t-]{1,30}?)[ \t]*[:：][^\n]*$/gmu;
@@ -842,6 +853,7 @@ const POSTFIX_NEGATIONS: string[][] = [
     ['product line', 'motion', 'campaign', 'persona', 'playbook'].map((what) => `${which} ${what}`),
   ),
   ...['leave them out', 'leave those out', 'leave out', 'keep them out', 'skip them', 'skip those', 'exclude them', 'exclude those'],
+  ...['not count them', 'not count those', 'not want them', 'not want those', 'not target them', 'not target those'],
   ...['handled', 'covered', 'served', 'owned'].flatMap((verb) =>
     ['a different', 'another', 'a separate', 'our other'].flatMap((which) =>
       ['team', 'product line', 'product', 'business unit', 'unit', 'division', 'group', 'offering'].map(
@@ -867,6 +879,9 @@ const POSTFIX_ADVERBS = new Set([
 ]);
 /** Words that open a new clause, so a postfix negation's subject starts after them. */
 const CLAUSE_LEADS = new Set(['but', 'while', 'whereas', 'although', 'though', 'however', 'only', 'so', 'and', 'or']);
+
+/** Who speaks and how, before "don't count them": no subject of its own. */
+const SPEAKER_WORDS = new Set(['we', 'i', 'you', 'do', 'does', 'did', 'will', 'would', 'should', 'just', 'simply', 'then', 'please']);
 
 /**
  * Postfix exclusions. The subject is the phrase before the marker, back to the start of its
@@ -901,10 +916,20 @@ function findPostfixExclusions(tokens: readonly Token[], consumed: boolean[]): T
       }
       start--;
     }
+    // "We tried airlines and shipping lines and it never works, so leave those out": "those" are
+    // what the sentence named before the clause.
+    const anaphoric =
+      marker.some((w) => w === 'them' || w === 'those') &&
+      !tokens.slice(start, subjectEnd).some((t) => !t.boundary && !SPEAKER_WORDS.has(t.word));
+    // (A Persona's lower-case "it", the pronoun, comes in consumed; it is no exclusion.)
+    const passable = (k: number) => !consumed[k] || (tokens[k].word === 'it' && !tokens[k].upper);
+    if (anaphoric) while (start > 0 && passable(start - 1) && !isScopeEnd(tokens[start - 1])) start--;
     let subject = tokens.slice(start, subjectEnd);
+    if (anaphoric) subject = subject.filter((t) => !(t.word === 'it' && !t.upper));
     // "No go-to-market teams" has no subject before "no go": it is read as a prefix negation.
     if (!subject.some((t) => !t.boundary)) continue;
-    const qualifier = subject.findIndex((t) => !t.boundary && SEGMENT_STOPS.has(t.word));
+    // Of a sentence that "those" point back to, only the words the reader knows count.
+    const qualifier = anaphoric ? -1 : subject.findIndex((t) => !t.boundary && SEGMENT_STOPS.has(t.word));
     if (qualifier >= 0) {
       // "We sell to SaaS, and agencies are not a fit": after a comma past the qualifier, the subject starts afresh.
       const comma = subject.map((t) => t.word).lastIndexOf(',');
@@ -923,7 +948,6 @@ function findPostfixExclusions(tokens: readonly Token[], consumed: boolean[]): T
   return segments;
 }
 
-/** Runs of unconsumed tokens between separators. */
 /**
  * The industries `tokens` ask for. A broader industry next to a narrower one is part of one
  * phrase, not a second industry: "machinery manufacturers" and "industrial machinery" are
@@ -941,6 +965,7 @@ function namedIndustries(tokens: readonly Token[], consumed: boolean[]): string[
     .map((hit) => hit.value);
 }
 
+/** Runs of unconsumed tokens between separators. */
 function splitRuns(tokens: readonly Token[], consumed: readonly boolean[], separators: ReadonlySet<string>): Token[][] {
   const runs: Token[][] = [];
   let current: Token[] = [];
@@ -1532,7 +1557,8 @@ class CriteriaBuilder {
         wordsOf.set(p, words);
         return true;
       };
-      for (const pattern of prosePatterns(tokens, consumed, functionOnly)) this.excludeFunctionWords(pattern, wordsOf.get(pattern) ?? [], true);
+      for (const pattern of prosePatterns(tokens, consumed, functionOnly))
+        this.excludeFunctionWords(pattern, wordsOf.get(pattern) ?? [], true);
       // Seniority words that are no title: "nobody in management" (every rung that manages).
       const at = new Map(tokens.map((t, k) => [t, k]));
       for (const run of splitRuns(tokens, consumed, LIST_SEPARATORS)) {

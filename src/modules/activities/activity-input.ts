@@ -181,7 +181,12 @@ function validateOne(raw: unknown, index: number, now: Date): ActivityInput {
   // Fractional seconds are dropped: timestamps are shown to the second, and Signals that show the
   // same captured_at are then in id order, as the lists promise (ADR 0066).
   const second = new Date(when.getTime() - (((when.getTime() % 1000) + 1000) % 1000));
-  const activity: ActivityInput = { type, trigger, occurred_at: Number.isNaN(when.getTime()) ? occurredAt : second.toISOString(), identity };
+  const activity: ActivityInput = {
+    type,
+    trigger,
+    occurred_at: Number.isNaN(when.getTime()) ? occurredAt : second.toISOString(),
+    identity,
+  };
   if (externalId) activity.external_id = externalId;
   const contact = c.hints(raw.contact, 'contact');
   if (contact) activity.contact = contact;

@@ -47,6 +47,7 @@ export function subscribes(patterns: readonly string[], type: string): boolean {
 
 /** The `type` filter: as every list filter, taken as written, so a space is refused, not trimmed. */
 export const eventTypesParser: QueryParser = (value, name) => {
-  if (/\s/.test(value)) throw AppError.invalidParameter(name, `${name} must be event types or wildcards separated by commas, without spaces.`);
+  if (/\s/.test(value))
+    throw AppError.invalidParameter(name, `${name} must be event types or wildcards separated by commas, without spaces.`);
   return selectTypes(value, name);
 };

@@ -96,11 +96,7 @@ export class BuyerWriter {
    * One statement, locking in person-key order (so concurrent batches cannot deadlock): the no-op
    * `DO UPDATE` of an existing row takes its row lock and returns it.
    */
-  async lockOrCreate(
-    ctx: WorkspaceContext,
-    manager: EntityManager,
-    people: readonly BuyerToLock[],
-  ): Promise<Map<string, LockedBuyer>> {
+  async lockOrCreate(ctx: WorkspaceContext, manager: EntityManager, people: readonly BuyerToLock[]): Promise<Map<string, LockedBuyer>> {
     const sorted = [...people].sort((a, b) => (a.personKey < b.personKey ? -1 : a.personKey > b.personKey ? 1 : 0));
     const { rows } = await preparedQuery<LockedBuyer>(
       manager,

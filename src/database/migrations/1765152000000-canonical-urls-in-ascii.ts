@@ -11,9 +11,9 @@ export class CanonicalUrlsInAscii1765152000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     for (const table of ['target_pages', 'target_forms']) {
-      const rows: Array<{ workspace_id: string; id: string; url: string; canonical_url: string }> = await queryRunner.query(
+      const rows = (await queryRunner.query(
         `SELECT workspace_id::text, id::text, url, canonical_url FROM ${table} WHERE url ~ '[^\\x01-\\x7f]'`,
-      );
+      )) as Array<{ workspace_id: string; id: string; url: string; canonical_url: string }>;
       for (const row of rows) {
         const canonical = canonicalizeUrl(row.url)?.canonical;
         if (!canonical || canonical === row.canonical_url) continue;

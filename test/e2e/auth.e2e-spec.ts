@@ -28,6 +28,7 @@ function unknownKey(): string {
 function expectUnauthenticated(res: Response, ...secrets: string[]): void {
   const error = expectError(res, 401, 'authentication_error');
   expect(error.message).toMatch(/key/i);
+  expect(res.headers['www-authenticate']).toBe('Bearer');
   const everything = JSON.stringify(res.body) + JSON.stringify(res.headers) + (res.text ?? '');
   for (const secret of secrets.filter((s) => s.length > 0)) {
     expect(error.message).not.toContain(secret);

@@ -44,10 +44,13 @@ export class AppError extends Error {
     return new AppError(ErrorCode.authentication, 'No valid console session. Sign in with POST /console/api/session.');
   }
 
+  /** `401` for the API: the message says how to send a key, `WWW-Authenticate` which scheme (RFC 6750). */
   static unauthenticated(): AppError {
     return new AppError(
       ErrorCode.authentication,
       'Invalid or missing API key. Send it as "Authorization: Bearer <API_KEY>"; the documentation is at /docs.',
+      undefined,
+      { 'WWW-Authenticate': 'Bearer' },
     );
   }
 }

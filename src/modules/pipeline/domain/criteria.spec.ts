@@ -820,3 +820,31 @@ describe('parseCriteria: "leave those out" and "we don\'t count them"', () => {
     expect(find(persona, 'title').patterns.map((p) => p.text)).toEqual(['Heads of Product']);
   });
 });
+
+describe('parseCriteria: layouts pasted from elsewhere', () => {
+  it('reads a two-column table and settings written as key = value as labels', () => {
+    const table = parseCriteria('Segment | Value\nIndustry | Banking\nEmployees | 1k–10k staff\nExclude | credit unions', 'icp');
+    expect(kinds(table)).toEqual(['industry', 'employees', 'exclusion']);
+    expect(find(table, 'employees').ranges).toEqual([{ min: 1000, max: 10000, minExclusive: false, maxExclusive: false }]);
+    const settings = parseCriteria('industry = Telecommunications\nrevenue = over a billion (USD)\ncompany_type = public', 'icp');
+    expect(kinds(settings)).toEqual(['industry', 'revenue', 'company_type']);
+    expect(find(settings, 'revenue').ranges[0]).toMatchObject({ min: 1e9, max: null });
+  });
+
+  it('reads the lines under a heading without a colon or bullets, up to a blank line', () => {
+    const criteria = parseCriteria(
+      'Target\nConstruction firms\nHQ in Latin America\n250–5,000 employees\n\nAvoid\nBrazil (covered by our São Paulo team)\nPublicly listed companies',
+      'icp',
+    );
+    expect(find(criteria, 'industry').concepts).toEqual(['construction']);
+    const exclusion = find(criteria, 'exclusion');
+    expect(exclusion.countries).toEqual(['BR']);
+    expect(exclusion.types).toEqual(['public']);
+    expect(exclusion.keywords).toEqual([]);
+  });
+
+  it('does not read list numbering as numbers', () => {
+    const criteria = parseCriteria('1. Chemicals manufacturers\n2. North of 500 employees\n3. HQ in Germany', 'icp');
+    expect(find(criteria, 'employees').ranges).toEqual([{ min: 500, max: null, minExclusive: true, maxExclusive: false }]);
+  });
+});

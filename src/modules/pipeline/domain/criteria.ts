@@ -371,29 +371,68 @@ function dropAllowing(text: string): string {
 /** "Nice to have:", "Bonus:": what follows is a preference, which asks for nothing. */
 const PREFERENCE_LABEL =
   /^(?:nice[\s-]+to[\s-]+haves?|bonus(?:\s+points)?|would\s+be\s+nice|optional|ideally|preferred\s+but\s+not\s+required)$/i;
-/** A label alone on its line, then the list items under it ("- MSSPs", "* Retail", "• Banks"). */
-const SECTION = /^[ \t]*([\p{L}][\p{L} \t'’/&-]{1,40}?)[ \t]*[:：][ \t]*\n((?:[ \t]*[-*•·–][ \t]+[^\n]*(?:\n|$))+)/gmu;
-const SAME_LINE_PREFERENCE = /^[ \t]*(?:[-*•·–][ \t]+)?([\p{L}][\p{L} \t-]{1,30}?)[ \t]*[:：][^\n]*$/gmu;
+/** Headings that say what is wanted, alone on their line: their items are read as written. */
+const WANTED_HEADING =
+  /^(?:in[\s-]+scope|targets?|who(?:\s+we\s+want)?|what\s+we\s+want|must[\s-]+haves?|requirements|criteria|yes|include)$/i;
+/** The header row of a two-column table: "Segment | Value", "Field | Value". */
+const TABLE_HEADER =
+  /^[ \t]*(?:segment|field|key|attribute|criteria|criterion|dimension|parameter)[ \t]*\|[ \t]*(?:value|values|criteria|target)[ \t]*$/i;
+const BULLET = /^[ \t]*(?:[-*•·–]|\d{1,2}[.)])[ \t]+/;
+
+/** A line as `label: value` when it is a table row ("Industry | Banking") or a setting ("hq_country = US"). */
+function asLabelled(line: string): string {
+  const cells = /^[ \t]*([\p{L}][\p{L}\p{N} \t_/&-]{0,40}?)[ \t]*(?:\||=)[ \t]*(.*)$/u.exec(line);
+  return cells && isLabel(cells[1]) ? `${cells[1]}: ${cells[2]}` : line;
+}
 
 /**
- * Sections: "Disqualifiers:" on a line of its own with a bulleted list under it is one labelled
- * value, its items joined ("Disqualifiers: MSSPs; Publicly traded companies"), so that the items
- * are read under the label and not as prose. A preference section ("Nice to have:", "Bonus:"),
- * listed or on one line, asks for nothing and is dropped. Other headings ("Must have:") are left
- * as they are: their items read as prose, as criteria.
+ * The layouts marketers paste, read as labels and prose:
+ * - a table row ("Industry | Banking", header row dropped) or a setting ("hq_country = US") is a
+ *   labelled value; list numbering ("1. ") is no number of the description;
+ * - a heading alone on its line ("Disqualifiers:", "Out of scope", "Avoid") with lines under it,
+ *   up to a blank line or the next heading: under a label the lines are that label's items, joined
+ *   ("Disqualifiers: MSSPs; Publicly traded companies"); under a preference ("Nice to have:") they
+ *   ask for nothing and are dropped; under a heading of what is wanted ("In scope", "Must have:")
+ *   they are read as written.
+ * - a preference on one line ("Nice to have: US HQ") is dropped.
  */
 function readSections(text: string): string {
-  return text
-    .replace(SECTION, (whole, label: string, items: string) => {
-      if (PREFERENCE_LABEL.test(label.trim())) return '\n';
-      if (!isLabel(label)) return whole;
-      const values = items
-        .split('\n')
-        .map((line) => line.replace(/^[ \t]*[-*•·–][ \t]+/, '').replace(/[.;,\s]+$/, ''))
-        .filter((value) => value !== '');
-      return `${label}: ${values.join('; ')}\n`;
-    })
-    .replace(SAME_LINE_PREFERENCE, (whole, label: string) => (PREFERENCE_LABEL.test(label.trim()) ? '' : whole));
+  const lines = text.split('\n').filter((line) => !TABLE_HEADER.test(line));
+  const out: string[] = [];
+  for (let k = 0; k < lines.length; k++) {
+    const line = asLabelled(lines[k].replace(BULLET, (bullet) => (/\d/.test(bullet) ? '' : bullet)));
+    const heading = /^[ \t]*([\p{L}][\p{L} \t'’/&-]{1,40}?)[ \t]*[:：]?[ \t]*$/u.exec(line)?.[1].trim();
+    const kind =
+      heading === undefined
+        ? null
+        : PREFERENCE_LABEL.test(heading)
+          ? 'preference'
+          : WANTED_HEADING.test(heading)
+            ? 'wanted'
+            : isLabel(heading)
+              ? 'label'
+              : null;
+    if (kind === null || heading === undefined) {
+      const same = /^[ \t]*(?:[-*•·–][ \t]+)?([\p{L}][\p{L} \t-]{1,30}?)[ \t]*[:：]/u.exec(line);
+      if (!(same && PREFERENCE_LABEL.test(same[1].trim()))) out.push(line);
+      continue;
+    }
+    const items: string[] = [];
+    while (k + 1 < lines.length && lines[k + 1].trim() !== '') {
+      const next = lines[k + 1].replace(BULLET, '').trim();
+      const nextHeading = /^([\p{L}][\p{L} \t'’/&-]{1,40}?)[ \t]*[:：]?$/u.exec(next)?.[1];
+      if (nextHeading && (PREFERENCE_LABEL.test(nextHeading) || WANTED_HEADING.test(nextHeading) || isLabel(nextHeading))) break;
+      items.push(next.replace(/[.;,\s]+$/, ''));
+      k++;
+    }
+    if (kind === 'preference') continue;
+    if (kind === 'wanted' || items.length === 0) {
+      out.push(...items.map((item) => `${item}.`));
+      continue;
+    }
+    out.push(`${heading}: ${items.filter((item) => item !== '').join('; ')}`);
+  }
+  return out.join('\n');
 }
 
 const OTHER_REGIONS = String.raw`(?:EMEA|APAC|APJ|LATAM|AMER|ANZ|EU|EEA|UK|UKI|DACH|Europe|Asia)`;
@@ -423,6 +462,8 @@ function prepare(description: string): string {
       // "don't", "isn't", "needn't", "cannot": one spelling of "not" for the exclusion reader.
       .replace(/(\p{L})n['’]t(?!\p{L})/gu, '$1 not')
       .replace(/\bcannot\b/gi, 'can not')
+      // "over a billion": one.
+      .replace(/\ban?\s+(billion|million|thousand)\b/gi, '1 $1')
       // One word, not a list of two: "an FP&A lead" is not "an FP" and "A lead".
       .replace(/\bFP\s?&\s?A\b/gi, 'FPA')
       .replace(/\bR\s?&\s?D\b/gi, 'RnD')
@@ -1210,7 +1251,7 @@ function emptyExclusions(): Exclusions {
 }
 
 /** A parenthetical that speaks of the writer or the reader, or gives a reason. */
-const ASIDE = /\(\s*(?:we|our|us|i|my|you|your|they|their|them|it|its|because|since|as)\b[^()]*\)/gi;
+const ASIDE = /\(\s*(?:it|its|as)\b[^()]*\)|\([^()]*\b(?:we|our|us|i|my|you|your|they|their|them|because|since)\b[^()]*\)/gi;
 /** Nouns that belong to a company type before them: "state-owned agencies", "government bodies". */
 const TYPE_NOUNS = new Set([
   'agency',

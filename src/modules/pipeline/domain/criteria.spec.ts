@@ -848,3 +848,12 @@ describe('parseCriteria: layouts pasted from elsewhere', () => {
     expect(find(criteria, 'employees').ranges).toEqual([{ min: 500, max: null, minExclusive: true, maxExclusive: false }]);
   });
 });
+
+describe('parseCriteria: a function the Persona asks for, excluded by a word of it', () => {
+  it('"demand generation … no brand, PR or communications roles" excludes those titles, not marketing', () => {
+    const criteria = parseCriteria('Demand generation managers. No brand, PR or communications roles.', 'persona');
+    const exclusion = find(criteria, 'exclusion');
+    expect(exclusion.functions).toEqual([]);
+    expect(exclusion.titles.map((t) => t.tokens)).toEqual(expect.arrayContaining([['brand']]));
+  });
+});

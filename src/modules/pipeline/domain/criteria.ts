@@ -772,6 +772,9 @@ function placesEnd(tokens: readonly Token[], at: number): number {
   }
 }
 
+/** Words that say "people" after a function's word: "communications roles", "finance folks". */
+const ROLE_FILLERS = new Set(['role', 'position', 'people', 'person', 'folk', 'team', 'staff', 'job', 'title', 'type']);
+
 /** Words of a clause, which a list of examples does not have. */
 const ASIDE_WORDS = new Set([
   ...['they', 'we', 'it', 'he', 'she', 'these', 'this', 'that', 'our', 'us', 'their'],
@@ -1318,6 +1321,8 @@ class CriteriaBuilder {
   private readonly excluded = emptyExclusions();
   /** The words each excluded industry concept was read from, for when the concept itself cannot be meant. */
   private readonly excludedWords = new Map<string, Keyword[]>();
+  /** The words each excluded function was read from, as `excludedWords` for industries. */
+  private readonly excludedFunctionWords = new Map<string, Array<{ text: string; tokens: string[] }>>();
   /** The words each excluded company type was read from, as `excludedWords` for industries. */
   private readonly excludedTypeWords = new Map<string, Keyword[]>();
   private readonly extraProse: string[] = [];
@@ -1654,7 +1659,26 @@ class CriteriaBuilder {
     } else {
       pushUnique(x.functions, ...pattern.functions);
       pushUnique(x.labels, pattern.text);
+      const tokens = canonicalTitleTokens(words).filter((t) => !isTierToken(t) && !ROLE_FILLERS.has(t));
+      for (const fn of pattern.functions)
+        this.excludedFunctionWords.set(fn, [...(this.excludedFunctionWords.get(fn) ?? []), { text: pattern.text, tokens }]);
     }
+  }
+
+  /**
+   * A function the Persona asks for cannot be excluded whole by a word of it: in "demand
+   * generation; no brand roles" brand is a part of marketing. Such a function is dropped from the
+   * exclusion and its words are kept as titles to exclude ("brand"), as industries narrow.
+   */
+  private narrowedFunctions(x: Exclusions, patterns: readonly TitlePattern[]): Exclusions {
+    const wanted = new Set([...this.functions, ...patterns.flatMap((p) => p.functions)]);
+    const narrowed = x.functions.filter((fn) => wanted.has(fn) && this.excludedFunctionWords.has(fn));
+    if (narrowed.length === 0) return x;
+    const titles = [...x.titles];
+    for (const fn of narrowed)
+      for (const { text, tokens } of this.excludedFunctionWords.get(fn) ?? [])
+        if (tokens.length > 0) titles.push({ text, codes: [], tiers: [], functions: [], tokens });
+    return { ...x, functions: x.functions.filter((fn) => !narrowed.includes(fn)), titles };
   }
 
   prose(parts: readonly string[]): void {
@@ -1799,7 +1823,7 @@ class CriteriaBuilder {
     if (this.functions.length > 0 || this.functionKeywords.length > 0)
       out.push({ kind: 'function', functions: this.functions, keywords: this.functionKeywords });
     if (tiers.length > 0) out.push({ kind: 'seniority', tiers });
-    const x = this.narrowedExclusions();
+    const x = this.narrowedFunctions(this.narrowedExclusions(), patterns);
     if (
       x.concepts.length +
         x.keywords.length +

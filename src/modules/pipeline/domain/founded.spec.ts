@@ -76,3 +76,15 @@ describe('the founded criterion', () => {
     );
   });
 });
+
+describe('findFounded: negated', () => {
+  it('"nothing founded before 2010" and "founded before 2000 are not a fit" are the years they leave', () => {
+    expect(findFounded('and nothing founded before 2010 either', 2026).map((h) => [h.range.min, h.range.max, h.text])).toEqual([
+      [2010, null, '2010 or later'],
+    ]);
+    expect(findFounded('Companies founded before 2000 are not a fit.', 2026).map((h) => [h.range.min, h.range.max])).toEqual([
+      [2000, null],
+    ]);
+    expect(findFounded('Software companies founded before 2010', 2026).map((h) => [h.range.min, h.range.max])).toEqual([[null, 2009]]);
+  });
+});

@@ -3,7 +3,8 @@
  * before 2000", "companies less than 5 years old". An age is read against the current year, so
  * "less than 5 years old" in 2026 is founded after 2021. Years are whole: "after 2015" is 2016 or
  * later, "before 2000" is 1999 or earlier, and a bare year under a label ("Founded: 2010") is a
- * minimum, as a bare number under any label is.
+ * minimum, as a bare number under any label is. A negated one ("nothing founded before 2010") is
+ * the years it leaves.
  */
 import type { NumberRange } from './ranges';
 
@@ -81,7 +82,25 @@ export function findFounded(text: string, currentYear: number = new Date().getUT
     const shown = m[3] ? `${years}+ years old` : `${comparator} ${years} years old`;
     hits.push({ start, end: start + m[0].length, range: r, text: shown });
   }
-  return hits.sort((x, y) => x.start - y.start);
+  return hits.map((hit) => (negated(text, hit) ? inverted(hit) : hit)).sort((x, y) => x.start - y.start);
+}
+
+/** "nothing founded before 2010", "no companies established after 2020": the clause excludes the years. */
+const NEGATION_BEFORE = /\b(?:not|no|nothing|none|never|exclude|excluding|avoid|skip)\b[^.;:!?\n]{0,30}$/i;
+/** "companies founded before 2000 are out", "… are not a fit". */
+const NEGATION_AFTER =
+  /^\s*(?:companies\s+)?(?:are|is)\s+(?:out\b|not\s+a\s+fit|excluded|out\s+of\s+scope|off\s+limits|too\s+old|too\s+young)/i;
+
+function negated(text: string, hit: FoundedHit): boolean {
+  return NEGATION_BEFORE.test(text.slice(Math.max(0, hit.start - 40), hit.start)) || NEGATION_AFTER.test(text.slice(hit.end, hit.end + 40));
+}
+
+/** The years a one-sided range leaves out ("before 2010" → "2010 or later"); a bounded one stays. */
+function inverted(hit: FoundedHit): FoundedHit {
+  const { min, max } = hit.range;
+  if (min === null && max !== null) return { ...hit, range: range(max + 1, null), text: `${max + 1} or later` };
+  if (max === null && min !== null) return { ...hit, range: range(null, min - 1), text: `${min - 1} or earlier` };
+  return hit;
 }
 
 /** Whether `year` falls in `r`; years are whole, so ranges are inclusive. */

@@ -857,3 +857,12 @@ describe('parseCriteria: a function the Persona asks for, excluded by a word of 
     expect(exclusion.titles.map((t) => t.tokens)).toEqual(expect.arrayContaining([['brand']]));
   });
 });
+
+describe('parseCriteria: an excluded industry named with a company type', () => {
+  it('"Exclude: government-run hospitals (VA, county, state)" for a hospital ICP excludes government hospitals, not hospitals', () => {
+    const criteria = parseCriteria('Industry: Hospital & Health Care\nExclude: government-run hospitals (VA, county, state)', 'icp');
+    const exclusion = find(criteria, 'exclusion');
+    expect(exclusion.types).toEqual(['government']);
+    expect(exclusion).toMatchObject({ concepts: [], keywords: [], nameTerms: [], countries: [] });
+  });
+});

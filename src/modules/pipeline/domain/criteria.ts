@@ -1271,6 +1271,10 @@ const TYPE_NOUNS = new Set([
   'authority',
   'department',
   'office',
+  // "government-run", "state-operated": who runs it, as the type says.
+  'run',
+  'operated',
+  'controlled',
 ]);
 
 function pushUnique<T>(list: T[], ...items: T[]): void {
@@ -1321,6 +1325,8 @@ class CriteriaBuilder {
   private readonly excluded = emptyExclusions();
   /** The words each excluded industry concept was read from, for when the concept itself cannot be meant. */
   private readonly excludedWords = new Map<string, Keyword[]>();
+  /** Excluded industries named with a company type in one item ("government-run hospitals"). */
+  private readonly typeQualified = new Set<string>();
   /** The words each excluded function was read from, as `excludedWords` for industries. */
   private readonly excludedFunctionWords = new Map<string, Array<{ text: string; tokens: string[] }>>();
   /** The words each excluded company type was read from, as `excludedWords` for industries. */
@@ -1332,7 +1338,9 @@ class CriteriaBuilder {
   labelled(kind: LabelKind, value: string): void {
     if (this.subject === 'icp' && PERSON_KINDS.has(kind)) return;
     // "Exclude: recruiters (our product doesn't touch hiring)": the aside is a comment, not a list item.
-    const read = kind === 'exclusion' || kind === 'industry_exclusion' ? value.replace(ASIDE, ' ') : value;
+    // "Exclude: government-run hospitals (VA, county, state)": a bracket after an excluded item gives
+    // examples of it or a reason; the item says what is excluded.
+    const read = kind === 'exclusion' || kind === 'industry_exclusion' ? value.replace(ASIDE, ' ').replace(/\([^()]*\)/g, ' ') : value;
     if (!this.readLabelled(kind, read)) this.extraProse.push(read);
   }
 
@@ -1546,7 +1554,9 @@ class CriteriaBuilder {
       }
     }
     if (as === 'icp' || !prose) {
-      for (const hit of (prose ? PROSE_TYPES : LIST_TYPES).scan(tokens, { consumed })) {
+      const typeHits = (prose ? PROSE_TYPES : LIST_TYPES).scan(tokens, { consumed });
+      const typed = typeHits.length > 0;
+      for (const hit of typeHits) {
         let end = hit.end;
         while (end < tokens.length && !consumed[end] && TYPE_NOUNS.has(tokens[end].stem)) consumed[end++] = true;
         pushUnique(x.types, hit.value);
@@ -1563,6 +1573,8 @@ class CriteriaBuilder {
       this.sizeWords.excluded.push(...sized);
       // Industries before places, so "VC" is venture capital here, not Saint Vincent.
       const industries = scanIndustries(tokens, { consumed });
+      // "government-run hospitals": a type names which of them; see narrowedExclusions.
+      if (typed) for (const hit of industries) this.typeQualified.add(hit.value);
       let from: number | null = null;
       for (const [k, hit] of industries.entries()) {
         // "security consultancies": the last word names what is excluded (consultancies), the
@@ -1769,13 +1781,22 @@ class CriteriaBuilder {
     const required = (type: string) => this.types.includes(type);
     if (!x.concepts.some(targeted) && !x.types.some(required)) return x;
     const keywords = [...x.keywords];
-    for (const concept of x.concepts.filter(targeted))
+    // Beside a type ("government-run hospitals" when hospitals are the target) the type excludes, not the industry.
+    for (const concept of x.concepts.filter((c) => targeted(c) && !this.typeQualified.has(c)))
       for (const word of this.excludedWords.get(concept) ?? []) {
         pushKeyword(keywords, word);
         pushKeyword(keywords, baseWord(word, concept));
       }
     for (const type of x.types.filter(required)) for (const word of this.excludedTypeWords.get(type) ?? []) pushKeyword(keywords, word);
-    return { ...x, concepts: x.concepts.filter((c) => !targeted(c)), types: x.types.filter((t) => !required(t)), keywords };
+    const dropped = (c: string) => targeted(c) && this.typeQualified.has(c);
+    const droppedWords = new Set(x.concepts.filter(dropped).flatMap((c) => (this.excludedWords.get(c) ?? []).map((w) => w.text)));
+    return {
+      ...x,
+      concepts: x.concepts.filter((c) => !targeted(c)),
+      types: x.types.filter((t) => !required(t)),
+      keywords,
+      nameTerms: x.nameTerms.filter((term) => !droppedWords.has(term.text)),
+    };
   }
 
   build(): Criterion[] {

@@ -81,7 +81,9 @@ const STAGE_TERMS: readonly StageTerm[] = [
   },
   { phrases: ['ipo', 'post ipo', 'post ipo equity', 'post ipo debt', 'post ipo secondary', 'ipo stage', 'went public'], stages: ['ipo'] },
   { phrases: ['public', 'publicly traded', 'listed', 'publicly listed', 'public company'], stages: ['ipo'], listOnly: true },
-  { phrases: ['private equity', 'pe backed', 'private equity round'], stages: ['private_equity'], listOnly: true },
+  { phrases: ['private equity', 'private equity round'], stages: ['private_equity'], listOnly: true },
+  // Said of a company in prose too: "PE-backed or VC-backed".
+  { phrases: ['pe backed', 'pe owned', 'private equity backed', 'private equity owned'], stages: ['private_equity'] },
   { phrases: ['debt financing', 'debt', 'venture debt'], stages: ['debt'], listOnly: true },
   { phrases: ['grant'], stages: ['grant'], listOnly: true },
   { phrases: ['bootstrapped', 'self funded'], stages: ['bootstrapped'], listOnly: true },

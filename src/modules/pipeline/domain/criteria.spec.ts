@@ -866,3 +866,21 @@ describe('parseCriteria: an excluded industry named with a company type', () => 
     expect(exclusion).toMatchObject({ concepts: [], keywords: [], nameTerms: [], countries: [] });
   });
 });
+
+describe('parseCriteria: "outside", suspended hyphens and "out of the list"', () => {
+  it('"Europe outside the EU" excludes the EU; "outside sales" is still sales', () => {
+    expect(find(parseCriteria('Nonprofits headquartered in Europe outside the EU.', 'icp'), 'exclusion').countries).toContain('IE');
+    expect(kinds(parseCriteria('Outside sales managers', 'persona'))).toEqual(['title']);
+  });
+
+  it('"PE- or VC-backed" is PE-backed or VC-backed', () => {
+    expect(find(parseCriteria('PE- or VC-backed asset managers', 'icp'), 'funding').stages).toEqual(
+      expect.arrayContaining(['private_equity', 'seed', 'series_b']),
+    );
+  });
+
+  it('"keep recruiters out of the list" excludes them', () => {
+    const exclusion = find(parseCriteria('CHROs and Heads of HR. Please keep recruiters out of the list.', 'persona'), 'exclusion');
+    expect(exclusion.titles.map((t) => t.tokens)).toContainEqual(['recruiter']);
+  });
+});

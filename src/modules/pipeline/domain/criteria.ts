@@ -462,6 +462,10 @@ function prepare(description: string): string {
       // "don't", "isn't", "needn't", "cannot": one spelling of "not" for the exclusion reader.
       .replace(/(\p{L})n['’]t(?!\p{L})/gu, '$1 not')
       .replace(/\bcannot\b/gi, 'can not')
+      // "sub-50": under 50.
+      .replace(/\bsub-?(?=\$?\d)/gi, 'under ')
+      // "PE- or VC-backed": PE-backed or VC-backed.
+      .replace(/\b([A-Za-z]+)-\s+(and|or|\/)\s+([A-Za-z]+)-([A-Za-z]+)\b/g, '$1-$4 $2 $3-$4')
       // "over a billion": one.
       .replace(/\ban?\s+(billion|million|thousand)\b/gi, '1 $1')
       // One word, not a list of two: "an FP&A lead" is not "an FP" and "A lead".
@@ -732,6 +736,12 @@ function triggerAt(tokens: readonly Token[], i: number): number {
   if (bigram) return bigram[1] === 'not' && NEGATION_GUARDS.has(tokens[i + 2]?.word ?? '') ? -1 : i + 2;
   // "Europe ex-UK", "EMEA ex Germany": "ex" before a place excludes it ("ex-consultants" are wanted).
   if (word === 'ex') return GEO_INDEX.longestAt(tokens, i + 1, { strictCase: true }) ? i + 1 : -1;
+  // "Europe outside the EU": so does "outside" ("outside sales" is a kind of sales).
+  if (word === 'outside') {
+    let at = i + 1;
+    while (tokens[at]?.word === 'of' || tokens[at]?.word === 'the') at++;
+    return GEO_INDEX.longestAt(tokens, at, { strictCase: true }) ? at : -1;
+  }
   if (!EXCLUSION_TRIGGERS.has(word)) return -1;
   const next = tokens[i + 1];
   if (!next || next.boundary) return -1;
@@ -793,7 +803,7 @@ function findExclusionSegments(tokens: readonly Token[], consumed: boolean[]): T
     if (consumed[i] || tokens[i].boundary) continue;
     const start = Math.max(triggerAt(tokens, i), continuedAt(tokens, i, consumed));
     if (start < 0) continue;
-    if (tokens[i].word === 'ex') {
+    if (tokens[i].word === 'ex' || tokens[i].word === 'outside') {
       // Only the places it names: "EMEA ex UK and Ireland, SaaS" still asks for SaaS.
       const end = placesEnd(tokens, start);
       for (let k = i; k < end; k++) consumed[k] = true;
@@ -898,6 +908,8 @@ const POSTFIX_NEGATIONS: string[][] = [
   ),
   ...['leave them out', 'leave those out', 'leave out', 'keep them out', 'skip them', 'skip those', 'exclude them', 'exclude those'],
   ...['not count them', 'not count those', 'not want them', 'not want those', 'not target them', 'not target those'],
+  // "Please keep recruiters out of the list".
+  ...['out of the list', 'off the list', 'out of our list', 'off our list'],
   ...['handled', 'covered', 'served', 'owned'].flatMap((verb) =>
     ['a different', 'another', 'a separate', 'our other'].flatMap((which) =>
       ['team', 'product line', 'product', 'business unit', 'unit', 'division', 'group', 'offering'].map(

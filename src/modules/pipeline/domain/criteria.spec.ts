@@ -884,3 +884,17 @@ describe('parseCriteria: "outside", suspended hyphens and "out of the list"', ()
     expect(exclusion.titles.map((t) => t.tokens)).toContainEqual(['recruiter']);
   });
 });
+
+describe('parseCriteria: denials, "don\'t bother with" and "up to and including"', () => {
+  const CS =
+    "Customer success people, from senior individual contributors up to and including directors. Don't bother with VPs or Chief Customer Officers. Account managers on the sales team aren't customer success.";
+
+  it('"X aren\'t customer success" excludes X, not customer success; "our buyers are not agencies" still excludes agencies', () => {
+    const criteria = parseCriteria(CS, 'persona');
+    expect(find(criteria, 'seniority').tiers).toEqual(['director', 'manager', 'ic']);
+    const exclusion = find(criteria, 'exclusion');
+    expect(exclusion.functions).toEqual([]);
+    expect(exclusion.labels).toEqual(expect.arrayContaining(['VPs', 'Chief Customer Officers', 'Account managers']));
+    expect(find(parseCriteria('SaaS companies. Our buyers are not agencies.', 'icp'), 'exclusion').labels).toEqual(['agencies']);
+  });
+});

@@ -682,6 +682,8 @@ const VERB_LEADS = new Set([
   'to',
   'into',
   'for',
+  // "Don't bother with VPs".
+  'bother',
   // "neither should pharma", "nor do agencies", "neither are product marketers".
   'should',
   'do',
@@ -798,7 +800,7 @@ const ASIDE_WORDS = new Set([
  * next trigger: "no agencies, no consultancies" is two exclusions).
  */
 function findExclusionSegments(tokens: readonly Token[], consumed: boolean[]): Token[][] {
-  const segments = findPostfixExclusions(tokens, consumed);
+  const segments = [...findPostfixExclusions(tokens, consumed), ...findDenials(tokens, consumed)];
   for (let i = 0; i < tokens.length; i++) {
     if (consumed[i] || tokens[i].boundary) continue;
     const start = Math.max(triggerAt(tokens, i), continuedAt(tokens, i, consumed));
@@ -935,6 +937,52 @@ const POSTFIX_ADVERBS = new Set([
 ]);
 /** Words that open a new clause, so a postfix negation's subject starts after them. */
 const CLAUSE_LEADS = new Set(['but', 'while', 'whereas', 'although', 'though', 'however', 'only', 'so', 'and', 'or']);
+
+/** Subjects that stand for the description's own target: "our buyers are not agencies" excludes agencies. */
+const TARGET_SUBJECTS = new Set([
+  ...GENERIC_SUBJECTS,
+  'our',
+  'their',
+  'these',
+  'they',
+  'we',
+  'buyer',
+  'target',
+  'icp',
+  'persona',
+  'people',
+  'person',
+  'ideal',
+]);
+const RELATIVES = new Set(['that', 'which', 'who', 'whose']);
+/** Where a denied subject's own words end: "account managers on the sales team". */
+const SUBJECT_TAILS = new Set(['on', 'in', 'at', 'within', 'from', 'for', 'with']);
+
+/**
+ * Denials: "Account managers on the sales team aren't customer success" says what account
+ * managers are not, so it excludes them, not customer success. Only when the subject names
+ * someone in particular: "our buyers are not agencies" is left to the prefix reading, which
+ * excludes agencies, and "companies that are not public" too.
+ */
+function findDenials(tokens: readonly Token[], consumed: boolean[]): Token[][] {
+  const segments: Token[][] = [];
+  for (let i = 2; i < tokens.length; i++) {
+    const copula = tokens[i - 1].word;
+    if (consumed[i] || tokens[i].word !== 'not' || !(copula === 'are' || copula === 'is' || copula === 're')) continue;
+    if (NEGATION_GUARDS.has(tokens[i + 1]?.word ?? '') || RELATIVES.has(tokens[i - 2].word)) continue;
+    let start = i - 1;
+    while (start > 0 && !consumed[start - 1] && !tokens[start - 1].boundary && !CLAUSE_LEADS.has(tokens[start - 1].word)) start--;
+    const words = tokens.slice(start, i - 1);
+    if (words.length === 0 || words.every((t) => TARGET_SUBJECTS.has(t.stem) || TARGET_SUBJECTS.has(t.word))) continue;
+    const tail = words.findIndex((t) => SUBJECT_TAILS.has(t.word) || RELATIVES.has(t.word));
+    let end = i + 1;
+    while (end < tokens.length && !isScopeEnd(tokens[end]) && tokens[end].word !== ',') end++;
+    for (let k = start; k < end; k++) consumed[k] = true;
+    segments.push(tail >= 0 ? words.slice(0, tail) : words);
+    i = end - 1;
+  }
+  return segments;
+}
 
 /** Who speaks and how, before "don't count them": no subject of its own. */
 const SPEAKER_WORDS = new Set(['we', 'i', 'you', 'do', 'does', 'did', 'will', 'would', 'should', 'just', 'simply', 'then', 'please']);

@@ -795,7 +795,10 @@ type SeniorityOperator = 'range' | 'start' | 'and' | 'up' | 'down' | 'at_least' 
  * leads up to heads", "managers through VPs", with an optional "from" or "between" (`start`).
  */
 const SENIORITY_OPERATORS: Array<[SeniorityOperator, string[]]> = [
-  ['range', ['to', 'up to', 'through', 'thru', 'until', 'till', 'all the way to', 'all the way up to']],
+  [
+    'range',
+    ['to', 'up to', 'through', 'thru', 'until', 'till', 'all the way to', 'all the way up to', 'up to and including', 'to and including'],
+  ],
   ['start', ['from', 'between', 'anywhere from']],
   ['and', ['and']],
   ['up', ['and above', 'and up', 'and higher', 'and beyond', 'or above', 'or higher', 'or more senior', 'upwards']],

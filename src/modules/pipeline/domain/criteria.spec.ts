@@ -898,3 +898,13 @@ describe('parseCriteria: denials, "don\'t bother with" and "up to and including"
     expect(find(parseCriteria('SaaS companies. Our buyers are not agencies.', 'icp'), 'exclusion').labels).toEqual(['agencies']);
   });
 });
+
+describe('parseCriteria: a partnership beside another type', () => {
+  it('"a partnership or privately held" asks for either; "strategic partnerships" asks for no type', () => {
+    expect(find(parseCriteria('Law firms in the US. Must be a partnership or privately held.', 'icp'), 'company_type').types).toEqual([
+      'partnership',
+      'private',
+    ]);
+    expect(kinds(parseCriteria('SaaS companies with strategic partnerships.', 'icp'))).toEqual(['industry']);
+  });
+});

@@ -1069,6 +1069,29 @@ function namedIndustries(tokens: readonly Token[], consumed: boolean[]): string[
     .map((hit) => hit.value);
 }
 
+/** Type words too common alone in prose to be read there, but read beside another type. */
+const PAIRED_TYPES = new Set(['partnership']);
+const JOINERS = new Set(['and', 'or', ',', '/']);
+
+/**
+ * The company types prose asks for. "A partnership or privately held", "partnerships and private
+ * firms": beside a type read in prose, a partnership is one too ("strategic partnerships" alone is not).
+ */
+function proseTypes(tokens: readonly Token[], consumed: boolean[]): string[] {
+  const free = consumed.slice();
+  const hits = PROSE_TYPES.scan(tokens, { consumed });
+  const paired = LIST_TYPES.scan(tokens, { consumed: free }).filter(
+    (hit) =>
+      PAIRED_TYPES.has(hit.value) &&
+      hits.some(
+        (h) =>
+          (h.start === hit.end + 1 && JOINERS.has(tokens[hit.end].word)) || (hit.start === h.end + 1 && JOINERS.has(tokens[h.end].word)),
+      ),
+  );
+  for (const hit of paired) consumed.fill(true, hit.start, hit.end);
+  return [...hits, ...paired].sort((a, b) => a.start - b.start).map((hit) => hit.value);
+}
+
 /** Runs of unconsumed tokens between separators. */
 function splitRuns(tokens: readonly Token[], consumed: readonly boolean[], separators: ReadonlySet<string>): Token[][] {
   const runs: Token[][] = [];
@@ -1771,7 +1794,7 @@ class CriteriaBuilder {
     const tokens = prepareTaxonomyText(blanked);
     const consumed = falseArray(tokens.length);
     for (const segment of findExclusionSegments(tokens, consumed)) this.readExclusion(segment, true);
-    pushUnique(this.types, ...PROSE_TYPES.scan(tokens, { consumed }).map((h) => h.value));
+    pushUnique(this.types, ...proseTypes(tokens, consumed));
     this.addStages(scanStages(tokens, consumed, true));
     this.sizeWords.prose.push(...scanSizes(tokens, consumed, industryLength));
     this.readStates(tokens, consumed, { labelled: false, usContext: this.usContext(tokens) });

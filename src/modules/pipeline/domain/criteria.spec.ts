@@ -908,3 +908,17 @@ describe('parseCriteria: a partnership beside another type', () => {
     expect(kinds(parseCriteria('SaaS companies with strategic partnerships.', 'icp'))).toEqual(['industry']);
   });
 });
+
+describe('parseCriteria: two exclusions in one sentence', () => {
+  it('"no product managers and nobody from the IT helpdesk side, those always sneak in" excludes both', () => {
+    const exclusion = find(
+      parseCriteria(
+        'Engineering leaders, and please no product managers and nobody from the IT helpdesk side, those always sneak in',
+        'persona',
+      ),
+      'exclusion',
+    );
+    expect(exclusion.functions).toEqual(['it_support']);
+    expect(exclusion.titles).toContainEqual(expect.objectContaining({ tiers: ['manager'], functions: ['product'] }));
+  });
+});

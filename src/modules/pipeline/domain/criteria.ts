@@ -784,6 +784,11 @@ function placesEnd(tokens: readonly Token[], at: number): number {
   }
 }
 
+const TITLE_FILLERS = new Set(['side', 'team', 'role', 'position', 'folk', 'person']);
+
+/** After a comma, words that start a clause of their own: "nobody from the helpdesk, those always sneak in". */
+const CLAUSE_STARTS = new Set(['those', 'they', 'these', 'we', 'it', 'which', 'who', 'as', 'since', 'because', 'even']);
+
 /** Words that say "people" after a function's word: "communications roles", "finance folks". */
 const ROLE_FILLERS = new Set(['role', 'position', 'people', 'person', 'folk', 'team', 'staff', 'job', 'title', 'type']);
 
@@ -824,7 +829,9 @@ function findExclusionSegments(tokens: readonly Token[], consumed: boolean[]): T
     while (end < tokens.length) {
       const t = tokens[end];
       if (consumed[end] || isScopeEnd(t)) break;
-      if (t.word === ',' && (closed || triggerAt(tokens, end + 1) >= 0)) break;
+      if (t.word === ',' && (closed || triggerAt(tokens, end + 1) >= 0 || CLAUSE_STARTS.has(tokens[end + 1]?.word ?? ''))) break;
+      // "no product managers and nobody from the helpdesk": the second trigger starts its own exclusion.
+      if ((t.word === 'and' || t.word === 'or') && triggerAt(tokens, end + 1) >= 0) break;
       if (!t.boundary && SEGMENT_STOPS.has(t.word) && !(generic && LOCATION_LEADS.has(t.word))) break;
       generic &&= t.boundary || GENERIC_SUBJECTS.has(t.stem) || LOCATION_LEADS.has(t.word);
       closed ||= t.word === 'and' || t.word === 'or';
@@ -1184,7 +1191,8 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
   const named = canonical.map(tierOfToken).filter((t): t is Tier => t !== undefined);
   const high = named.filter((t) => !IC_TIERS.includes(t));
   const tiers = high.length > 0 || hints.size > 0 ? unique([...high, ...hints]) : unique(named);
-  const rest = canonical.filter((t) => !isTierToken(t));
+  // "the helpdesk side", "security roles": words that only say "people of" are no word of the title.
+  const rest = canonical.filter((t) => !isTierToken(t) && !(TITLE_FILLERS.has(t) && functionsOfToken(t).length === 0));
   if (tiers.some((t) => !IC_TIERS.includes(t))) {
     return {
       text: display,

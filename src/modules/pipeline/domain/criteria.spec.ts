@@ -843,6 +843,16 @@ describe('parseCriteria: layouts pasted from elsewhere', () => {
     expect(exclusion.keywords).toEqual([]);
   });
 
+  it('reads labelled items under an exclusion heading as excluded', () => {
+    const criteria = parseCriteria(
+      'Must have:\n- Industry: SaaS\n\nOut of scope:\n- Industries: Retail, Banking\n- Countries: France',
+      'icp',
+    );
+    expect(find(criteria, 'industry').concepts).toEqual(['software']);
+    expect(find(criteria, 'exclusion')).toMatchObject({ concepts: ['retail', 'banking'], countries: ['FR'] });
+    expect(kinds(criteria)).not.toContain('country');
+  });
+
   it('does not read list numbering as numbers', () => {
     const criteria = parseCriteria('1. Chemicals manufacturers\n2. North of 500 employees\n3. HQ in Germany', 'icp');
     expect(find(criteria, 'employees').ranges).toEqual([{ min: 500, max: null, minExclusive: true, maxExclusive: false }]);

@@ -430,7 +430,11 @@ function readSections(text: string): string {
       out.push(...items.map((item) => `${item}.`));
       continue;
     }
-    out.push(`${heading}: ${items.filter((item) => item !== '').join('; ')}`);
+    // Under "Out of scope:", an item's own label ("Industries: Retail") says what kind it is, not another criterion.
+    const values = items.map((item) =>
+      item.replace(/^([^:：]{1,40})[:：]\s*/, (label: string, words: string) => (isLabel(words) ? '' : label)),
+    );
+    out.push(`${heading}: ${values.filter((item) => item !== '').join('; ')}`);
   }
   return out.join('\n');
 }

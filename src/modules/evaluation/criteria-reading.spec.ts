@@ -71,6 +71,13 @@ describe('readDescription: spans', () => {
     expectConsistent(reading);
   });
 
+  it('spans the lines under a heading that the parser reads under it', () => {
+    const reading = read('Target\nConstruction firms\n\nAvoid\nBrazil\nPublicly listed companies');
+    expect(spansOf(reading, 'exclusion')).toEqual(['Brazil', 'Publicly listed companies']);
+    expect(spansOf(reading, 'industry')).toEqual(['Construction']);
+    expectConsistent(reading);
+  });
+
   it('keeps a negation out of the span of what it leaves wanted', () => {
     const reading = read('Fintech and banks, not agencies');
     expect(spansOf(reading, 'industry')).toEqual(['Fintech and banks']);

@@ -16,7 +16,7 @@
  * Work is bounded: a segment of more than `MAX_ABLATION_WORDS` words, or one past the reading's
  * budget of parsed characters, keeps the whole segment as its span.
  */
-import { isCriteriaLabel } from '../pipeline/profile-reading';
+import { isCriteriaHeading, isCriteriaLabel } from '../pipeline/profile-reading';
 import type { CriterionReading, ExcludedValue, ReadRange } from '../pipeline/profile-reading';
 import type { Subject } from '../pipeline/profile-judge';
 
@@ -102,6 +102,8 @@ interface Segment {
   start: number;
   end: number;
   text: string;
+  /** The heading the segment's line stands under ("Avoid\n"), read before it; else "". */
+  context: string;
   words: Word[];
   criteria: CriterionReading[];
 }
@@ -167,6 +169,28 @@ function wordsIn(text: string, offset: number): Word[] {
 }
 
 /** Lines, then sentences within them; whitespace at the ends is left out. */
+/**
+ * Headings and the stretch of lines under each, up to a blank line or the next heading: the
+ * parser reads those lines under their heading ("Avoid" then "Brazil" excludes Brazil), so a
+ * segment among them is read after its heading too.
+ */
+function headingsOf(description: string): Array<{ text: string; from: number; to: number }> {
+  const out: Array<{ text: string; from: number; to: number }> = [];
+  let open: { text: string; from: number; to: number } | null = null;
+  for (const line of description.matchAll(/[^\n]*(?:\n|$)/gu)) {
+    if (line[0] === '') break;
+    const text = line[0].replace(/\r?\n$/, '');
+    if (text.trim() === '' || isCriteriaHeading(text)) {
+      if (open) out.push(open);
+      open = text.trim() === '' ? null : { text: `${text}\n`, from: line.index + line[0].length, to: line.index + line[0].length };
+      continue;
+    }
+    if (open) open.to = line.index + line[0].length;
+  }
+  if (open) out.push(open);
+  return out;
+}
+
 export function segmentsOf(description: string): Array<{ start: number; end: number }> {
   const out: Array<{ start: number; end: number }> = [];
   const push = (start: number, end: number) => {
@@ -277,7 +301,7 @@ function ablate(read: ReadCriteria, subject: Subject, segment: Segment, families
       const from = start - segment.start;
       const to = end - segment.start;
       const without = segment.text.slice(0, from) + ' '.repeat(to - from) + segment.text.slice(to);
-      after = new Map(read(subject, without).map((c) => [family(c), c]));
+      after = new Map(read(subject, segment.context + without).map((c) => [family(c), c]));
       readings.set(k, after);
     }
     return dependsOn(f, own, after);
@@ -340,9 +364,11 @@ function ignoredIn(description: string, segments: readonly Segment[], spans: rea
 /** The whole reading of `description`: its criteria with their spans, what was ignored, and what was assumed. */
 export function readDescription(read: ReadCriteria, subject: Subject, description: string): CriteriaReading {
   const whole = read(subject, description);
+  const headings = headingsOf(description);
   const segments: Segment[] = segmentsOf(description).map(({ start, end }) => {
     const text = description.slice(start, end);
-    return { start, end, text, words: wordsIn(text, start), criteria: read(subject, text) };
+    const context = headings.find((h) => h.from <= start && start < h.to)?.text ?? '';
+    return { start, end, text, context, words: wordsIn(text, start), criteria: read(subject, context + text) };
   });
 
   // Which segments each criterion of the whole reading comes from: containment first, else overlap.

@@ -1,6 +1,6 @@
 import { describeCriterion } from './domain/checks';
 import { stageLabel, TYPE_LABEL } from './domain/company-terms';
-import { Criterion, isLabel, parseCriteria, Subject } from './domain/criteria';
+import { Criterion, isLabel, isSectionHeading, parseCriteria, Subject } from './domain/criteria';
 import { countryName, stateName } from './domain/geo';
 import { NumberRange } from './domain/ranges';
 import { FUNCTION_LABEL, industryLabel, TIER_LABEL } from './domain/taxonomy';
@@ -178,6 +178,11 @@ function reading(c: Criterion): CriterionReading {
 /** Whether the words before a colon ("Industries", "Company size") are a label the evaluator reads. */
 export function isCriteriaLabel(words: string): boolean {
   return isLabel(words);
+}
+
+/** Whether a line is a heading whose following lines are read under it ("Avoid", "Out of scope:"). */
+export function isCriteriaHeading(line: string): boolean {
+  return isSectionHeading(line);
 }
 
 /**

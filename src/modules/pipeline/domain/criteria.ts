@@ -379,6 +379,12 @@ const TABLE_HEADER =
   /^[ \t]*(?:segment|field|key|attribute|criteria|criterion|dimension|parameter)[ \t]*\|[ \t]*(?:value|values|criteria|target)[ \t]*$/i;
 const BULLET = /^[ \t]*(?:[-*•·–]|\d{1,2}[.)])[ \t]+/;
 
+/** Whether `line` is a heading `readSections` reads the lines under it with ("Avoid", "Industries:", "Nice to have:"). */
+export function isSectionHeading(line: string): boolean {
+  const heading = /^[ \t]*([\p{L}][\p{L} \t'’/&-]{1,40}?)[ \t]*[:：]?[ \t]*$/u.exec(line)?.[1].trim();
+  return heading !== undefined && (PREFERENCE_LABEL.test(heading) || WANTED_HEADING.test(heading) || isLabel(heading));
+}
+
 /** A line as `label: value` when it is a table row ("Industry | Banking") or a setting ("hq_country = US"). */
 function asLabelled(line: string): string {
   const cells = /^[ \t]*([\p{L}][\p{L}\p{N} \t_/&-]{0,40}?)[ \t]*(?:\||=)[ \t]*(.*)$/u.exec(line);

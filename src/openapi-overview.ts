@@ -35,7 +35,7 @@ Every \`/v1\` and \`/ingest/v1\` request carries a workspace API key:
 The key is opaque (not a JWT) and alone decides the workspace: no URL names one. A write key may call
 every operation; a read key answers \`403 permission_denied\` to the operations that write. A missing,
 invalid or revoked key is \`401 authentication_error\`. Send keys over HTTPS, in this header only, never in
-a URL. \`/\`, \`/docs\`, \`/openapi.json\`, \`/health/*\` and \`/metrics\` need no key.
+a URL. \`/docs\`, \`/openapi.json\`, \`/health/*\` and \`/metrics\` need no key.
 
 ## Errors
 

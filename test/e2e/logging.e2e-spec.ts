@@ -214,6 +214,7 @@ describe('redactUrl', () => {
     ['/v1/kb/icps?api_key=svc_live_abc&limit=1', '/v1/kb/icps?api_key=[redacted]&limit=1'],
     ['/v1/x?apikey=abc', '/v1/x?apikey=[redacted]'],
     ['/v1/x?token=abc#frag', '/v1/x?token=[redacted]#frag'],
+    ['/v1/x?password=hunter2&secret=s&limit=1', '/v1/x?password=[redacted]&secret=[redacted]&limit=1'],
     ['/v1/x?cursor=svc_live_ABC123', '/v1/x?cursor=[redacted]'],
     ['/v1/x/svc_live_ABC', '/v1/x/[redacted]'],
     ['/v1/kb/icps?limit=10', '/v1/kb/icps?limit=10'],

@@ -111,7 +111,7 @@ function CriteriaDocs(noun: 'ICP' | 'Persona', operationId: string, stored: bool
         ? { record: noun, idParam: noun === 'ICP' ? { name: 'icp_id', prefix: 'icp_' } : { name: 'persona_id', prefix: 'per_' } }
         : { body: { param: 'description', message: 'description is required.' } },
       400,
-      ...(stored ? [404] : [413]),
+      ...(stored ? [404, 503] : [413]),
     ),
   );
 }

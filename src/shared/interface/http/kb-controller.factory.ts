@@ -48,7 +48,7 @@ export function KbController<E extends KbRecordEntity>(
     @ApiQuery(LIMIT_QUERY)
     @ApiQuery(CURSOR_QUERY)
     @ApiOkResponse({ description: 'One page of records', schema: schemas.page })
-    @ApiErrors({ list: true }, 400)
+    @ApiErrors({ list: true }, 400, 503)
     @TakesQuery()
     list(@CurrentWorkspace() ctx: WorkspaceContext, @Query(kbListQueryPipe) query: KbListQuery) {
       return this.service.list(ctx, query);
@@ -58,7 +58,7 @@ export function KbController<E extends KbRecordEntity>(
     @ApiOperation({ operationId: `get_${resource.path}`, summary: `Retrieve a ${noun}` })
     @idParam
     @ApiOkResponse({ description: 'The record', schema: schemas.record })
-    @ApiErrors(idContext, 400, 404)
+    @ApiErrors(idContext, 400, 404, 503)
     get(@CurrentWorkspace() ctx: WorkspaceContext, @Param(resource.idParam) id: string) {
       return this.service.get(ctx, id);
     }
@@ -69,7 +69,7 @@ export function KbController<E extends KbRecordEntity>(
     @ApiOperation({ operationId: `create_${resource.path}`, summary: `Create a ${noun}` })
     @ApiBody({ required: true, schema: schemas.create })
     @ApiCreatedResponse({ description: 'The created record', schema: schemas.record })
-    @ApiErrors({ ...bodyContext, record: noun }, 400, 403, 409, 413)
+    @ApiErrors({ ...bodyContext, record: noun }, 400, 403, 409, 413, 503)
     create(@CurrentWorkspace() ctx: WorkspaceContext, @Body() body: unknown) {
       return this.service.create(ctx, body);
     }
@@ -80,7 +80,7 @@ export function KbController<E extends KbRecordEntity>(
     @idParam
     @ApiBody({ required: true, schema: schemas.update })
     @ApiOkResponse({ description: 'The updated record', schema: schemas.record })
-    @ApiErrors({ ...idContext, ...bodyContext }, 400, 403, 404, 409, 413)
+    @ApiErrors({ ...idContext, ...bodyContext }, 400, 403, 404, 409, 413, 503)
     update(@CurrentWorkspace() ctx: WorkspaceContext, @Param(resource.idParam) id: string, @Body() body: unknown) {
       return this.service.update(ctx, id, body);
     }
@@ -90,7 +90,7 @@ export function KbController<E extends KbRecordEntity>(
     @ApiOperation({ operationId: `delete_${resource.path}`, summary: `Delete a ${noun}` })
     @idParam
     @ApiNoContentResponse({ description: 'Deleted; no body' })
-    @ApiErrors(idContext, 400, 403, 404)
+    @ApiErrors(idContext, 400, 403, 404, 503)
     remove(@CurrentWorkspace() ctx: WorkspaceContext, @Param(resource.idParam) id: string) {
       return this.service.remove(ctx, id);
     }

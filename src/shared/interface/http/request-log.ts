@@ -6,7 +6,7 @@ import { REDACTED, redactSecrets } from '../../domain/secrets';
 import { AppRequest } from './request-context';
 import { newRequestId } from './request-id';
 
-const CREDENTIAL_PARAMETER = /((?:api_?key|key|access_token|token)=)[^&#]*/gi;
+const CREDENTIAL_PARAMETER = /((?:api_?key|key|access_token|token|password|passwd|pwd|secret|client_secret)=)[^&#]*/gi;
 
 /**
  * A URL fit for logs: the values of credential parameters, and anything that is or decodes to a

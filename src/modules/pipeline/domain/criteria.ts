@@ -379,10 +379,18 @@ const TABLE_HEADER =
   /^[ \t]*(?:segment|field|key|attribute|criteria|criterion|dimension|parameter)[ \t]*\|[ \t]*(?:value|values|criteria|target)[ \t]*$/i;
 const BULLET = /^[ \t]*(?:[-*•·–]|\d{1,2}[.)])[ \t]+/;
 
+/** A line that is only a heading ("Avoid", "Industries:", "Nice to have:"): its words and kind, else null. */
+function headingOf(line: string): { words: string; kind: 'preference' | 'wanted' | 'label' } | null {
+  const words = /^[ \t]*([\p{L}][\p{L} \t'’/&-]{1,40}?)[ \t]*[:：]?[ \t]*$/u.exec(line)?.[1].trim();
+  if (words === undefined) return null;
+  if (PREFERENCE_LABEL.test(words)) return { words, kind: 'preference' };
+  if (WANTED_HEADING.test(words)) return { words, kind: 'wanted' };
+  return isLabel(words) ? { words, kind: 'label' } : null;
+}
+
 /** Whether `line` is a heading `readSections` reads the lines under it with ("Avoid", "Industries:", "Nice to have:"). */
 export function isSectionHeading(line: string): boolean {
-  const heading = /^[ \t]*([\p{L}][\p{L} \t'’/&-]{1,40}?)[ \t]*[:：]?[ \t]*$/u.exec(line)?.[1].trim();
-  return heading !== undefined && (PREFERENCE_LABEL.test(heading) || WANTED_HEADING.test(heading) || isLabel(heading));
+  return headingOf(line) !== null;
 }
 
 /** A line as `label: value` when it is a table row ("Industry | Banking") or a setting ("hq_country = US"). */
@@ -407,18 +415,8 @@ function readSections(text: string): string {
   const out: string[] = [];
   for (let k = 0; k < lines.length; k++) {
     const line = asLabelled(lines[k].replace(BULLET, (bullet) => (/\d/.test(bullet) ? '' : bullet)));
-    const heading = /^[ \t]*([\p{L}][\p{L} \t'’/&-]{1,40}?)[ \t]*[:：]?[ \t]*$/u.exec(line)?.[1].trim();
-    const kind =
-      heading === undefined
-        ? null
-        : PREFERENCE_LABEL.test(heading)
-          ? 'preference'
-          : WANTED_HEADING.test(heading)
-            ? 'wanted'
-            : isLabel(heading)
-              ? 'label'
-              : null;
-    if (kind === null || heading === undefined) {
+    const heading = headingOf(line);
+    if (heading === null) {
       const same = /^[ \t]*(?:[-*•·–][ \t]+)?([\p{L}][\p{L} \t-]{1,30}?)[ \t]*[:：]/u.exec(line);
       if (!(same && PREFERENCE_LABEL.test(same[1].trim()))) out.push(line);
       continue;
@@ -426,13 +424,12 @@ function readSections(text: string): string {
     const items: string[] = [];
     while (k + 1 < lines.length && lines[k + 1].trim() !== '') {
       const next = lines[k + 1].replace(BULLET, '').trim();
-      const nextHeading = /^([\p{L}][\p{L} \t'’/&-]{1,40}?)[ \t]*[:：]?$/u.exec(next)?.[1];
-      if (nextHeading && (PREFERENCE_LABEL.test(nextHeading) || WANTED_HEADING.test(nextHeading) || isLabel(nextHeading))) break;
+      if (headingOf(next) !== null) break;
       items.push(next.replace(/[.;,\s]+$/, ''));
       k++;
     }
-    if (kind === 'preference') continue;
-    if (kind === 'wanted' || items.length === 0) {
+    if (heading.kind === 'preference') continue;
+    if (heading.kind === 'wanted' || items.length === 0) {
       out.push(...items.map((item) => `${item}.`));
       continue;
     }
@@ -440,7 +437,7 @@ function readSections(text: string): string {
     const values = items.map((item) =>
       item.replace(/^([^:：]{1,40})[:：]\s*/, (label: string, words: string) => (isLabel(words) ? '' : label)),
     );
-    out.push(`${heading}: ${values.filter((item) => item !== '').join('; ')}`);
+    out.push(`${heading.words}: ${values.filter((item) => item !== '').join('; ')}`);
   }
   return out.join('\n');
 }
@@ -794,13 +791,15 @@ function placesEnd(tokens: readonly Token[], at: number): number {
   }
 }
 
-const TITLE_FILLERS = new Set(['side', 'team', 'role', 'position', 'folk', 'person']);
-
 /** After a comma, words that start a clause of their own: "nobody from the helpdesk, those always sneak in". */
 const CLAUSE_STARTS = new Set(['those', 'they', 'these', 'we', 'it', 'which', 'who', 'as', 'since', 'because', 'even']);
 
-/** Words that say "people" after a function's word: "communications roles", "finance folks". */
-const ROLE_FILLERS = new Set(['role', 'position', 'people', 'person', 'folk', 'team', 'staff', 'job', 'title', 'type']);
+/**
+ * Words that say "people of" after a function's word ("communications roles", "finance folks",
+ * "the helpdesk side"): no word a title must have, unless the taxonomy gives them a function
+ * ("Head of People" is HR).
+ */
+const ROLE_FILLERS = new Set(['role', 'position', 'people', 'person', 'folk', 'team', 'side', 'staff', 'job', 'title', 'type']);
 
 /** Words of a clause, which a list of examples does not have. */
 const ASIDE_WORDS = new Set([
@@ -1202,7 +1201,7 @@ export function titlePattern(tokens: readonly Token[], prose: boolean, display =
   const high = named.filter((t) => !IC_TIERS.includes(t));
   const tiers = high.length > 0 || hints.size > 0 ? unique([...high, ...hints]) : unique(named);
   // "the helpdesk side", "security roles": words that only say "people of" are no word of the title.
-  const rest = canonical.filter((t) => !isTierToken(t) && !(TITLE_FILLERS.has(t) && functionsOfToken(t).length === 0));
+  const rest = canonical.filter((t) => !isTierToken(t) && !(ROLE_FILLERS.has(t) && functionsOfToken(t).length === 0));
   if (tiers.some((t) => !IC_TIERS.includes(t))) {
     return {
       text: display,

@@ -95,7 +95,7 @@ export function buildProgram(): Command {
     });
   key
     .command('revoke')
-    .description('revoke an API key; it is refused from the next request on')
+    .description('revoke an API key; every API process refuses it as soon as the revocation is announced (milliseconds)')
     .requiredOption('--key-id <id>', 'key id (key_…)')
     .action(async (options: { keyId: string }) => {
       print(await withContext((app) => app.get(WorkspacesService).revokeKey(options.keyId)));

@@ -1423,14 +1423,15 @@ class CriteriaBuilder {
   private readonly tiers: Tier[] = [];
   private readonly proseTiers: Tier[] = [];
   private readonly excluded = emptyExclusions();
-  /** The words each excluded industry concept was read from, for when the concept itself cannot be meant. */
+  /**
+   * The words each excluded industry concept or company type was read from (`industry:fintech`,
+   * `type:government`), for when the concept or type itself cannot be meant.
+   */
   private readonly excludedWords = new Map<string, Keyword[]>();
   /** Excluded industries named with a company type in one item ("government-run hospitals"). */
   private readonly typeQualified = new Set<string>();
-  /** The words each excluded function was read from, as `excludedWords` for industries. */
+  /** The words each excluded function was read from, as titles (`excludedWords` for industries and types). */
   private readonly excludedFunctionWords = new Map<string, Array<{ text: string; tokens: string[] }>>();
-  /** The words each excluded company type was read from, as `excludedWords` for industries. */
-  private readonly excludedTypeWords = new Map<string, Keyword[]>();
   private readonly extraProse: string[] = [];
 
   constructor(private readonly subject: Subject) {}
@@ -1661,8 +1662,7 @@ class CriteriaBuilder {
         while (end < tokens.length && !consumed[end] && TYPE_NOUNS.has(tokens[end].stem)) consumed[end++] = true;
         pushUnique(x.types, hit.value);
         label(hit.start, end);
-        const word = keywordOf(tokens.slice(hit.start, end));
-        if (word) this.excludedTypeWords.set(hit.value, [...(this.excludedTypeWords.get(hit.value) ?? []), word]);
+        this.noteExcludedWord('type', hit.value, keywordOf(tokens.slice(hit.start, end)));
       }
       for (const hit of scanStages(tokens, consumed, prose)) {
         pushUnique(x.stages, ...hit.stages);
@@ -1686,7 +1686,7 @@ class CriteriaBuilder {
         pushUnique(x.concepts, hit.value);
         const word = keywordOf(tokens.slice(hit.start, hit.end));
         pushKeyword(x.nameTerms, word);
-        if (word) this.excludedWords.set(hit.value, [...(this.excludedWords.get(hit.value) ?? []), word]);
+        this.noteExcludedWord('industry', hit.value, word);
         label(from ?? hit.start, hit.end);
         from = null;
       }
@@ -1868,6 +1868,14 @@ class CriteriaBuilder {
     return assumed ? { ranges, assumed } : { ranges };
   }
 
+  private noteExcludedWord(kind: 'industry' | 'type', value: string, word: Keyword | null): void {
+    if (word) this.excludedWords.set(`${kind}:${value}`, [...this.excludedWordsOf(kind, value), word]);
+  }
+
+  private excludedWordsOf(kind: 'industry' | 'type', value: string): Keyword[] {
+    return this.excludedWords.get(`${kind}:${value}`) ?? [];
+  }
+
   /**
    * An excluded word that the table files under an industry the description targets ("logistics
    * companies, no courier outfits" while "courier" were a logistics term) cannot exclude that whole
@@ -1883,13 +1891,13 @@ class CriteriaBuilder {
     const keywords = [...x.keywords];
     // Beside a type ("government-run hospitals" when hospitals are the target) the type excludes, not the industry.
     for (const concept of x.concepts.filter((c) => targeted(c) && !this.typeQualified.has(c)))
-      for (const word of this.excludedWords.get(concept) ?? []) {
+      for (const word of this.excludedWordsOf('industry', concept)) {
         pushKeyword(keywords, word);
         pushKeyword(keywords, baseWord(word, concept));
       }
-    for (const type of x.types.filter(required)) for (const word of this.excludedTypeWords.get(type) ?? []) pushKeyword(keywords, word);
+    for (const type of x.types.filter(required)) for (const word of this.excludedWordsOf('type', type)) pushKeyword(keywords, word);
     const dropped = (c: string) => targeted(c) && this.typeQualified.has(c);
-    const droppedWords = new Set(x.concepts.filter(dropped).flatMap((c) => (this.excludedWords.get(c) ?? []).map((w) => w.text)));
+    const droppedWords = new Set(x.concepts.filter(dropped).flatMap((c) => this.excludedWordsOf('industry', c).map((w) => w.text)));
     return {
       ...x,
       concepts: x.concepts.filter((c) => !targeted(c)),

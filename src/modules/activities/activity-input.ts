@@ -1,3 +1,4 @@
+import { isCalendarDate } from '../../shared/domain/clock';
 import { AppError } from '../../shared/application/app-error';
 import { canonicalizeUrl, MAX_URL_LENGTH } from '../../shared/domain/canonical-url';
 import { isSignalType, SIGNAL_TRIGGERS, SignalTrigger, SignalType, triggerBelongsTo } from '../signals/signal-types';
@@ -146,13 +147,7 @@ function validateOne(raw: unknown, index: number, now: Date): ActivityInput {
   const occurredAt = c.requiredText(raw.occurred_at, 'occurred_at');
   const when = new Date(occurredAt);
   const year = Number(occurredAt.slice(0, 4));
-  if (
-    !OCCURRED_AT.test(occurredAt) ||
-    Number.isNaN(when.getTime()) ||
-    when.toISOString().slice(0, 10) !== occurredAt.slice(0, 10) ||
-    year < 1900 ||
-    year > 2999
-  ) {
+  if (!OCCURRED_AT.test(occurredAt) || Number.isNaN(when.getTime()) || !isCalendarDate(occurredAt) || year < 1900 || year > 2999) {
     c.fail('occurred_at', 'must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ssZ');
   }
   // An activity happened already; a day allows for clocks that run ahead. (Signals are partitioned
@@ -180,11 +175,10 @@ function validateOne(raw: unknown, index: number, now: Date): ActivityInput {
 
   // Fractional seconds are dropped: timestamps are shown to the second, and Signals that show the
   // same captured_at are then in id order, as the lists promise (ADR 0066).
-  const second = new Date(when.getTime() - (((when.getTime() % 1000) + 1000) % 1000));
   const activity: ActivityInput = {
     type,
     trigger,
-    occurred_at: Number.isNaN(when.getTime()) ? occurredAt : second.toISOString(),
+    occurred_at: new Date(Math.floor(when.getTime() / 1000) * 1000).toISOString(),
     identity,
   };
   if (externalId) activity.external_id = externalId;

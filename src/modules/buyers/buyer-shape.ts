@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../../shared/domain/clock';
+import { formatTimestamp, isCalendarDate } from '../../shared/domain/clock';
 
 /**
  * The person and company objects of a Buyer (and the nested objects of Signals), complete with every field of the spec. Absent text
@@ -59,19 +59,12 @@ const DATE_FIELDS = new Set(['latest_funding_round_date']);
 const TIMESTAMP_FIELDS = new Set(['started_at', 'ended_at', 'visited_at', 'first_visited_at', 'last_visited_at']);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Whether `YYYY-MM-DD` at the start of `text` is a day of the calendar (not 2025-02-30). */
-function realDate(text: string): boolean {
-  const [year, month, day] = [Number(text.slice(0, 4)), Number(text.slice(5, 7)), Number(text.slice(8, 10))];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
 /** An ISO 8601 instant with its zone ("Z", "+02:00"); without one it names no instant. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)$/i;
 
 /** An instant as `YYYY-MM-DDTHH:mm:ssZ`, else `""`: an impossible day or a time without its zone is not one. */
 function normalizeTimestamp(text: string): string {
-  if (!INSTANT.test(text) || !realDate(text)) return '';
+  if (!INSTANT.test(text) || !isCalendarDate(text)) return '';
   const date = new Date(text);
   return Number.isNaN(date.getTime()) ? '' : formatTimestamp(date);
 }
@@ -89,7 +82,7 @@ function conformValue(template: unknown, value: unknown, key: string): unknown {
   if (typeof template === 'string') {
     if (typeof value !== 'string') return template;
     const text = value.trim();
-    if (DATE_FIELDS.has(key)) return DATE.test(text) && realDate(text) ? text : '';
+    if (DATE_FIELDS.has(key)) return DATE.test(text) && isCalendarDate(text) ? text : '';
     if (TIMESTAMP_FIELDS.has(key)) return normalizeTimestamp(text);
     return text;
   }

@@ -23,5 +23,12 @@ export function formatTimestamp(date: Date): string {
   return `${year}-${month}-${day}T${time}Z`;
 }
 
+/** Whether `YYYY-MM-DD` at the start of `text` is a day of the calendar (not 2025-02-30). */
+export function isCalendarDate(text: string): boolean {
+  const [year, month, day] = [Number(text.slice(0, 4)), Number(text.slice(5, 7)), Number(text.slice(8, 10))];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 /** The full ISO form of a stored time, or null (the operations CLI's records). */
 export const isoOrNull = (value: Date | null): string | null => (value === null ? null : new Date(value).toISOString());

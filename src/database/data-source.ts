@@ -33,6 +33,8 @@ export function dataSourceOptions(
     logging: false,
     // pg, recording the pool TypeORM makes with it (see poolOf).
     driver: poolRecordingPg({ preparedStatements }),
-    extra: { max: POOL_SIZE, ...pgTimeouts(timeouts, workload), types: PG_TYPES },
+    // Pipeline mode (pg's documented opt-in) lets a transaction's last statement and its COMMIT
+    // go out together (`transactionCommittingBehind`); statements awaited one by one run as before.
+    extra: { max: POOL_SIZE, ...pgTimeouts(timeouts, workload), types: PG_TYPES, pipeline: true },
   };
 }

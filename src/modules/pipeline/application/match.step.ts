@@ -22,6 +22,7 @@ import { judge } from './evaluate.step';
 import { PipelineStep, restart } from './pipeline-step';
 import { groupBy, turnBatching } from '../../../shared/infrastructure/turn-batching';
 import { isUnavailable } from '../../../shared/infrastructure/postgres-errors';
+import { Statement, transactionCommittingBehind } from '../../../shared/infrastructure/commit-behind';
 
 const LINKEDIN_COMPANY = /linkedin\.com\/company\/([^/?#\s]+)/i;
 
@@ -95,7 +96,9 @@ export class MatchStep extends PipelineStep {
    * job of an activity, if it has several); answers, per job, where it goes next.
    */
   private matchAll(ctx: WorkspaceContext, jobs: readonly PipelineJob[]): Promise<Array<PipelineQueue | null>> {
-    return this.dataSource.transaction(async (manager) => {
+    // The write is the transaction's last statement and goes out with its COMMIT, so the
+    // workspace's event counter, which it locks, is held only while it runs (ADR 0068).
+    return transactionCommittingBehind(this.dataSource, async (manager) => {
       // The workspace's event counter stays locked until commit (ADR 0043); not waiting for the WAL
       // flush shortens that. A PostgreSQL crash within its window (≤ 3 × wal_writer_delay) loses
       // the whole batch, which the sweeper then runs again: nothing acknowledged to a client is in it.
@@ -116,12 +119,13 @@ export class MatchStep extends PipelineStep {
         pending.add(Object.assign(activity, { person_key: identity.personKey, identity, contact_info, company_info, evaluation, sources }));
         return null;
       });
-      if (pending.size > 0) await this.matchLocked(ctx, [...pending], manager);
-      return next;
+      const last = pending.size > 0 ? await this.matchLocked(ctx, [...pending], manager) : null;
+      return { result: next, last };
     });
   }
 
-  private async matchLocked(ctx: WorkspaceContext, activities: LockedActivity[], manager: EntityManager): Promise<void> {
+  /** Reads and decides under the activities' locks; answers the write that ends the transaction. */
+  private async matchLocked(ctx: WorkspaceContext, activities: LockedActivity[], manager: EntityManager): Promise<Statement> {
     const now = this.clock.now();
     const outcomes = new Map<LockedActivity, ActivityChanges>();
     // The profiles, and what each person's Buyer knows: one statement, in the transaction.
@@ -191,7 +195,7 @@ export class MatchStep extends PipelineStep {
       const { person_key, identity, contact_info, company_info, evaluation } = activity;
       return { id: String(activity.id), changes: { person_key, identity, contact_info, company_info, evaluation, ...outcome } };
     });
-    await this.writer.write(ctx, manager, { folds, signals, outcomes: rows }, now);
+    return this.writer.statementFor(ctx, { folds, signals, outcomes: rows }, now);
   }
 
   /**

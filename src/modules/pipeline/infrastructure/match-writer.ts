@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../config/config';
-import { EntityManager } from 'typeorm';
 import { requireWorkspace, WorkspaceContext } from '../../../shared/application/workspace-context';
-import { preparedQuery } from '../../../shared/infrastructure/prepared-query';
+import type { Statement } from '../../../shared/infrastructure/commit-behind';
 import { SqlParams } from '../../../shared/infrastructure/sql-params';
 import { ActivityChanges, advanceManySql } from '../../activities/activities.repository';
 import { EVENT_COLUMNS, eventNumbers } from '../../../shared/infrastructure/event-outbox';
@@ -105,17 +104,18 @@ export interface MatchWrite {
 }
 
 /**
- * The Match step's write, as one statement (one round trip, inside the transaction that holds
- * the activities' and Buyers' row locks): the Buyers' updates and the Signals' insert as common
- * table expressions, then the activities' outcome, moving each to done.
+ * The Match step's write, as one statement, the last of the transaction that holds the
+ * activities' and Buyers' row locks (sent with its COMMIT, `transactionCommittingBehind`): the
+ * Buyers' updates and the Signals' insert as common table expressions, then the activities'
+ * outcome, moving each to done.
  */
 @Injectable()
 export class MatchWriter {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  async write(ctx: WorkspaceContext, manager: EntityManager, write: MatchWrite, now: Date): Promise<void> {
-    const { sql, params } = MatchWriter.statement(requireWorkspace(ctx), write, now, this.config.eventsEnabled);
-    await preparedQuery(manager, sql, params);
+  /** The write of the workspace's batch, to run as its transaction's last statement. */
+  statementFor(ctx: WorkspaceContext, write: MatchWrite, now: Date): Statement {
+    return MatchWriter.statement(requireWorkspace(ctx), write, now, this.config.eventsEnabled);
   }
 
   /** The statement and its parameters. */

@@ -168,7 +168,6 @@ function wordsIn(text: string, offset: number): Word[] {
   return words;
 }
 
-/** Lines, then sentences within them; whitespace at the ends is left out. */
 /**
  * Headings and the stretch of lines under each, up to a blank line or the next heading: the
  * parser reads those lines under their heading ("Avoid" then "Brazil" excludes Brazil), so a
@@ -191,6 +190,7 @@ function headingsOf(description: string): Array<{ text: string; from: number; to
   return out;
 }
 
+/** Lines, then sentences within them; whitespace at the ends is left out. */
 export function segmentsOf(description: string): Array<{ start: number; end: number }> {
   const out: Array<{ start: number; end: number }> = [];
   const push = (start: number, end: number) => {

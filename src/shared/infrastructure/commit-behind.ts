@@ -1,8 +1,7 @@
 import type { PoolClient } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
-import { isQueryTimeout, discardConnection } from '../../database/timeouts';
 import { namedStatementsOn } from '../../database/pg-pool';
-import { statementConfig } from './prepared-query';
+import { queryOnTransaction, statementConfig } from './prepared-query';
 
 /** A parameterised statement, run as `preparedQuery` runs it. */
 export interface Statement {
@@ -36,13 +35,10 @@ export async function transactionCommittingBehind<T>(
     }
     const client = (await runner.connect()) as PoolClient;
     // Both are queued on the client in this order before either answer is read.
-    const written = client.query(statementConfig(last.sql, last.params, namedStatementsOn(dataSource)));
+    const written = queryOnTransaction(client, statementConfig(last.sql, last.params, namedStatementsOn(dataSource)));
     const committed = runner.commitTransaction();
     const [write, commit] = await Promise.allSettled([written, committed]);
-    if (write.status === 'rejected') {
-      if (isQueryTimeout(write.reason)) discardConnection(client);
-      throw write.reason;
-    }
+    if (write.status === 'rejected') throw write.reason;
     if (commit.status === 'rejected') throw commit.reason;
     return result;
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { PoolClient, QueryConfig } from 'pg';
+import type { PoolClient, QueryConfig, QueryResult } from 'pg';
 import type { EntityManager } from 'typeorm';
 import { namedStatementsOn, poolOf } from '../../database/pg-pool';
 import { discardConnection, isQueryTimeout } from '../../database/timeouts';
@@ -42,15 +42,22 @@ export async function preparedQuery<Row = Record<string, unknown>>(
   const config = statementConfig(text, values, namedStatementsOn(manager.connection));
   const runner = manager.queryRunner;
   if (runner !== undefined && !runner.isReleased) {
-    const client = (await runner.connect()) as PoolClient;
-    const { rows, rowCount } = await client.query(config).catch((error: unknown) => {
-      if (isQueryTimeout(error)) discardConnection(client);
-      throw error;
-    });
+    const { rows, rowCount } = await queryOnTransaction((await runner.connect()) as PoolClient, config);
     return { rows: rows as Row[], rowCount };
   }
   const pool = poolOf(manager.connection);
   if (!pool) throw new Error('The DataSource is not initialised');
   const { rows, rowCount } = await pool.query(config);
   return { rows: rows as Row[], rowCount };
+}
+
+/**
+ * Sends `config` on a transaction's connection at once (the call itself queues it on the client);
+ * a connection whose statement timed out is ended, as `preparedQuery` says.
+ */
+export function queryOnTransaction(client: PoolClient, config: QueryConfig): Promise<QueryResult> {
+  return client.query(config).catch((error: unknown) => {
+    if (isQueryTimeout(error)) discardConnection(client);
+    throw error;
+  });
 }

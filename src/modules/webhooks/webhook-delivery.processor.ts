@@ -9,6 +9,7 @@ import { warnAtMostEvery } from '../../shared/infrastructure/warn-at-most-every'
 import { CLOCK, ID_GENERATOR } from '../../shared/shared.module';
 import { EventsRepository } from '../events/events.repository';
 import { DeliveryLoads } from './delivery-loads';
+import { sendInWindows } from './delivery-windows';
 import { EndpointSlots } from './endpoint-slots';
 import { DeliveryRow, EndpointRow, WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
@@ -21,6 +22,8 @@ import { WebhookSender } from './webhook-sender';
 export const DELIVERY_CONCURRENCY = 64;
 /** Per endpoint and process: a slow or hanging receiver holds at most half the slots. */
 export const PER_ENDPOINT_IN_FLIGHT = 32;
+/** Events of one batch job in flight at once: a receiver woken once takes several. */
+export const DELIVERY_WINDOW = 16;
 /** How long a delivery over its endpoint's share waits for a slot before it is put back on the queue. */
 const SLOT_WAIT_MS = 1_000;
 
@@ -128,9 +131,10 @@ function DeliveryProcessorClass(config: AppConfig) {
     }
 
     /**
-     * The events one after the other, in feed order. At the first failure the failed event goes to
-     * a one-event job of its own (its next attempt) and the ones not yet sent to a batch, both after
-     * the retry delay: a failing receiver is not sent the rest at once.
+     * The events in feed order, DELIVERY_WINDOW of them in flight at once (delivery does not
+     * promise order between events; the feed does). At a failure no further window is sent: each
+     * failed event goes to a one-event job of its own (its next attempt) and the ones not yet
+     * sent to a batch, all after the retry delay, so a failing receiver is not sent the rest at once.
      */
     private async deliverBatch(job: Job, data: DeliveryJob): Promise<void> {
       const attempt = data.attempt ?? 1;
@@ -140,29 +144,31 @@ function DeliveryProcessorClass(config: AppConfig) {
       try {
         const endpoint = await this.loads.endpoint(data.workspaceId, data.endpointId);
         const secrets = endpoint ? this.deps.service.secretsOf(endpoint, this.deps.clock.now()) : [];
-        await this.sendInTurn(job, data, attempt, { endpoint, secrets, attempts });
+        await this.sendInWindows(job, data, attempt, { endpoint, secrets, attempts });
       } finally {
         this.loads.forget(data.workspaceId, data.eventIds);
         if (attempts.length > 0) await this.deps.endpoints.insertDeliveries(WorkspaceContext.forPipeline(data.workspaceId), attempts);
       }
     }
 
-    private async sendInTurn(job: Job, data: DeliveryJob, attempt: number, batch: BatchState): Promise<void> {
-      for (const [k, eventId] of data.eventIds.entries()) {
+    private async sendInWindows(job: Job, data: DeliveryJob, attempt: number, batch: BatchState): Promise<void> {
+      const { failed, unsent } = await sendInWindows(data.eventIds, DELIVERY_WINDOW, async (eventId) => {
         const outcome = await this.attempt(data, eventId, attempt, batch);
-        if (outcome.succeeded) continue;
-        if (outcome.retryInMs === null) {
-          // The endpoint is gone or was disabled: the rest is not sent either.
-          if (outcome.why === '') return;
-          continue;
-        }
-        const rest = data.eventIds.slice(k + 1);
-        const base = { workspaceId: data.workspaceId, endpointId: data.endpointId };
-        await this.deps.queue.add(
-          [{ ...base, eventIds: [eventId], attempt: attempt + 1 }, ...(rest.length > 0 ? [{ ...base, eventIds: rest, attempt }] : [])],
-          { suffix: `after${job.id ?? ''}`, delayMs: outcome.retryInMs },
-        );
-        return;
+        return { retryInMs: outcome.retryInMs, endpointGone: !outcome.succeeded && outcome.retryInMs === null && outcome.why === '' };
+      });
+      if (failed.length === 0) return;
+      // Each failed event becomes a one-event job (its next attempt) after the delay its record
+      // shows; the unsent rest a batch after the longest of them.
+      const base = { workspaceId: data.workspaceId, endpointId: data.endpointId };
+      const suffix = `after${job.id ?? ''}`;
+      for (const { id, retryInMs } of failed) {
+        await this.deps.queue.add([{ ...base, eventIds: [id], attempt: attempt + 1 }], { suffix, delayMs: retryInMs });
+      }
+      if (unsent.length > 0) {
+        await this.deps.queue.add([{ ...base, eventIds: unsent, attempt }], {
+          suffix,
+          delayMs: Math.max(...failed.map((event) => event.retryInMs)),
+        });
       }
     }
 

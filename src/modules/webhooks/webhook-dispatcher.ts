@@ -7,7 +7,7 @@ import { preparedQuery } from '../../shared/infrastructure/prepared-query';
 import { subscribes } from '../events/event-types';
 import { DELIVERY_BATCH, DeliveryJob, WebhookQueue } from './webhook-queue';
 
-const INTERVAL_MS = 100;
+const INTERVAL_MS = 250;
 const BATCH = 2_000;
 
 interface DispatchEvent {

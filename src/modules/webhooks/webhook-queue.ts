@@ -9,7 +9,7 @@ export const WEBHOOK_QUEUE = 'webhooks';
 
 /**
  * Events for one endpoint, in feed order: the dispatcher's first attempts go in batches (one job
- * sends them one after the other), a retry or a redelivery is one event. `attempt` is the number
+ * sends them in windows, ADR 0069), a retry or a redelivery is one event. `attempt` is the number
  * of the job's first attempt (1 unless it is a retry split out of a batch).
  */
 export interface DeliveryJob {

@@ -9,7 +9,7 @@ import { warnAtMostEvery } from '../../shared/infrastructure/warn-at-most-every'
 import { CLOCK, ID_GENERATOR } from '../../shared/shared.module';
 import { EventsRepository } from '../events/events.repository';
 import { DeliveryLoads } from './delivery-loads';
-import { sendInWindows } from './delivery-windows';
+import { sendInWindows, WindowOutcome } from './delivery-windows';
 import { EndpointSlots } from './endpoint-slots';
 import { DeliveryRow, EndpointRow, WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
@@ -61,12 +61,13 @@ interface BatchState {
 }
 
 /** How one attempt went: sent (or not), and whether to try that event again and when. */
-interface Attempt {
+interface Attempt extends WindowOutcome {
   succeeded: boolean;
-  /** Null: no retry (it succeeded, it was the last attempt, the endpoint is gone or was disabled). */
-  retryInMs: number | null;
   why: string;
 }
+
+/** Nothing was sent, now or later: the endpoint is gone or was disabled. */
+const ENDPOINT_GONE: Attempt = { succeeded: false, retryInMs: null, endpointGone: true, why: '' };
 
 interface DeliveryProcessorDeps {
   endpoints: WebhookEndpointsRepository;
@@ -124,7 +125,7 @@ function DeliveryProcessorClass(config: AppConfig) {
       const attempt = (data.attempt ?? 1) + job.attemptsMade;
       const outcome = await this.attempt(data, data.eventIds[0], attempt);
       if (outcome.succeeded || outcome.retryInMs === null) {
-        if (!outcome.succeeded && outcome.why) throw new UnrecoverableError(`Delivery failed for good: ${outcome.why}`);
+        if (!outcome.succeeded && !outcome.endpointGone) throw new UnrecoverableError(`Delivery failed for good: ${outcome.why}`);
         return;
       }
       throw new DeliveryFailed(`Delivery failed: ${outcome.why}`, outcome.retryInMs);
@@ -152,10 +153,9 @@ function DeliveryProcessorClass(config: AppConfig) {
     }
 
     private async sendInWindows(job: Job, data: DeliveryJob, attempt: number, batch: BatchState): Promise<void> {
-      const { failed, unsent } = await sendInWindows(data.eventIds, DELIVERY_WINDOW, async (eventId) => {
-        const outcome = await this.attempt(data, eventId, attempt, batch);
-        return { retryInMs: outcome.retryInMs, endpointGone: !outcome.succeeded && outcome.retryInMs === null && outcome.why === '' };
-      });
+      const { failed, unsent } = await sendInWindows(data.eventIds, DELIVERY_WINDOW, (eventId) =>
+        this.attempt(data, eventId, attempt, batch),
+      );
       if (failed.length === 0) return;
       // Each failed event becomes a one-event job (its next attempt) after the delay its record
       // shows; the unsent rest a batch after the longest of them.
@@ -181,9 +181,9 @@ function DeliveryProcessorClass(config: AppConfig) {
         this.loads.event(data.workspaceId, eventId),
       ]);
       // Deleted or disabled since: nothing to send, now or later.
-      if (!endpoint || !endpoint.enabled) return { succeeded: false, retryInMs: null, why: '' };
+      if (!endpoint || !endpoint.enabled) return ENDPOINT_GONE;
       // Pruned by retention before it could be sent.
-      if (!stored) return { succeeded: true, retryInMs: null, why: '' };
+      if (!stored) return { succeeded: true, retryInMs: null, endpointGone: false, why: '' };
       const event = service.eventBody(stored);
       const now = clock.now();
       const messageId = formatId(ID_PREFIXES.event, eventId);
@@ -213,9 +213,9 @@ function DeliveryProcessorClass(config: AppConfig) {
       else await this.loads.record(data.workspaceId, row);
       const why = result.error ?? `status ${result.statusCode}`;
       // A success of an endpoint with no failing streak changes nothing.
-      if (succeeded && endpoint.failing_since === null) return { succeeded, retryInMs, why };
+      if (succeeded && endpoint.failing_since === null) return { succeeded, retryInMs, endpointGone: false, why };
       const outcome = await endpoints.recordOutcome(ctx, endpoint.id, succeeded, now);
-      if (succeeded) return { succeeded, retryInMs, why };
+      if (succeeded) return { succeeded, retryInMs, endpointGone: false, why };
       const failingSince = outcome?.failing_since ?? endpoint.failing_since;
       if (failingSince && now.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS) {
         await endpoints.disableIfFailingSince(
@@ -225,9 +225,9 @@ function DeliveryProcessorClass(config: AppConfig) {
           'every delivery failed for three days',
           now,
         );
-        return { succeeded, retryInMs: null, why: '' };
+        return ENDPOINT_GONE;
       }
-      return { succeeded, retryInMs, why };
+      return { succeeded, retryInMs, endpointGone: false, why };
     }
 
     onModuleDestroy(): void {

@@ -88,24 +88,39 @@ export function checkReceiverUrl(value: string, allowInsecure: boolean): UrlChec
   return { url, problem: null };
 }
 
+/** A host name without the brackets of an IPv6 address in a URL. */
+const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '');
+
 /** A host whose addresses may not receive webhooks (as opposed to one that did not resolve). */
 export class ReceiverRefused extends Error {}
 
 /**
  * Every address the host resolves to, each allowed; throws with the reason otherwise
  * (`ReceiverRefused` when an address is refused, the lookup's own error when the name did not
- * resolve). Used at every delivery, where the connection then goes to the address checked, so a
+ * resolve). Used at every connection to a receiver, which then goes to the addresses checked, so a
  * DNS answer that changes in between cannot point it elsewhere.
  */
 export async function resolveReceiver(hostname: string, allowLoopback: boolean): Promise<Array<{ address: string; family: number }>> {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
+  const host = bare(hostname);
+  if (isIP(host)) {
+    const refused = literalRefusal(hostname, allowLoopback);
+    if (refused) throw refused;
+    return [{ address: host, family: isIP(host) }];
+  }
+  const addresses = await lookup(host, { all: true, verbatim: true });
   if (addresses.length === 0) throw new Error(`${hostname} does not resolve`);
   for (const { address } of addresses) {
     const refusal = addressRefusal(address, allowLoopback);
     if (refusal) throw new ReceiverRefused(`${hostname} resolves to ${refusal}`);
   }
   return addresses;
+}
+
+/** For a host written as an address (connected to without a lookup): why it is refused, else null. */
+export function literalRefusal(hostname: string, allowLoopback: boolean): ReceiverRefused | null {
+  const host = bare(hostname);
+  const refusal = isIP(host) ? addressRefusal(host, allowLoopback) : null;
+  return refusal ? new ReceiverRefused(`${hostname} resolves to ${refusal}`) : null;
 }
 
 /** How long the check at creation waits for DNS before it takes the name as not resolving now. */

@@ -230,8 +230,8 @@ function DeliveryProcessorClass(config: AppConfig) {
       return { succeeded, retryInMs, endpointGone: false, why };
     }
 
-    onModuleDestroy(): void {
-      this.sender.close();
+    onModuleDestroy(): Promise<void> {
+      return this.sender.close();
     }
   }
   return WebhookDeliveryProcessor;

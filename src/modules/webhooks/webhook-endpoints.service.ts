@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { AppError } from '../../shared/application/app-error';
 import { keysetPage, Page } from '../../shared/application/pagination';
@@ -83,7 +83,7 @@ function text(value: unknown, name: string, max: number): string {
  * rotated, tested, deleted; and their delivery attempts.
  */
 @Injectable()
-export class WebhookEndpointsService {
+export class WebhookEndpointsService implements OnModuleDestroy {
   private readonly sender: WebhookSender;
 
   constructor(
@@ -98,6 +98,10 @@ export class WebhookEndpointsService {
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {
     this.sender = new WebhookSender(config.webhooks.allowInsecureUrls);
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.sender.close();
   }
 
   async create(ctx: WorkspaceContext, body: unknown): Promise<EndpointView> {

@@ -1,12 +1,13 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { resolveReceiver } from './receiver-address';
+import { Agent, buildConnector } from 'undici';
+import { literalRefusal, resolveReceiver } from './receiver-address';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** What is read of a receiver's answer; the rest is discarded. */
 export const MAX_RESPONSE_BYTES = 4_096;
 export const USER_AGENT = 'buyer-intelligence-webhooks/1.0';
+/** Connections kept per receiver origin and process. */
+const CONNECTIONS_PER_ORIGIN = 64;
 
 export interface SendResult {
   statusCode: number | null;
@@ -18,81 +19,75 @@ export interface SendResult {
 }
 
 /**
- * One webhook POST: the host is resolved and every address checked before connecting, and the
- * connection goes to the address checked (no second lookup to rebind); no redirect is followed;
- * the answer is read up to 4 KiB; the whole exchange has 10 s. Connections are kept alive per host.
+ * Connections only to allowed addresses: a host name is resolved by the connection's own lookup,
+ * every address checked, and the socket goes to those addresses (no second lookup to rebind); an
+ * address written in the URL is checked before connecting. A kept-alive connection stays with the
+ * address checked when it was opened.
+ */
+function checkedConnector(allowLoopback: boolean): buildConnector.connector {
+  const lookup: LookupFunction = (hostname, options, callback) => {
+    resolveReceiver(hostname, allowLoopback).then(
+      (addresses) => (options.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family)),
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
+  };
+  const connect = buildConnector({ lookup });
+  return (options, callback) => {
+    const refusal = literalRefusal(options.hostname, allowLoopback);
+    if (refusal) callback(refusal, null);
+    else connect(options, callback);
+  };
+}
+
+/**
+ * One webhook POST through undici (Node's own HTTP client library): connections checked as above
+ * and kept alive per origin; no redirect is followed; the answer is read up to 4 KiB; the whole
+ * exchange has 10 s.
  */
 export class WebhookSender {
-  private readonly http = new HttpAgent({ keepAlive: true, maxSockets: 64 });
-  private readonly https = new HttpsAgent({ keepAlive: true, maxSockets: 64 });
+  private readonly agent: Agent;
 
-  constructor(private readonly allowLoopback: boolean) {}
+  constructor(allowLoopback: boolean) {
+    this.agent = new Agent({ connections: CONNECTIONS_PER_ORIGIN, connect: checkedConnector(allowLoopback) });
+  }
 
   async send(url: string, headers: Record<string, string>, body: string, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<SendResult> {
     const started = Date.now();
-    const done = (partial: Omit<SendResult, 'latencyMs'>): SendResult => ({ ...partial, latencyMs: Date.now() - started });
     const target = new URL(url);
-    let addresses: Array<{ address: string; family: number }>;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), timeoutMs);
+    let statusCode: number | null = null;
+    const chunks: Buffer[] = [];
+    const excerpt = () => Buffer.concat(chunks).toString('utf8');
     try {
-      addresses = await resolveReceiver(target.hostname, this.allowLoopback);
+      const answer = await this.agent.request({
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
+        body,
+        signal: abort.signal,
+      });
+      statusCode = answer.statusCode;
+      let size = 0;
+      // Enough is read at 4 KiB: leaving the loop destroys the rest of a large answer.
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        chunks.push(chunk.subarray(0, MAX_RESPONSE_BYTES - size));
+        size += chunk.length;
+        if (size >= MAX_RESPONSE_BYTES) break;
+      }
+      return { statusCode, error: null, excerpt: excerpt(), latencyMs: Date.now() - started };
     } catch (error) {
-      return done({ statusCode: null, error: (error as Error).message, excerpt: '' });
+      // Out of time, even with the status read: no answer within the time allowed.
+      if (abort.signal.aborted)
+        return { statusCode: null, error: `no answer within ${timeoutMs} ms`, excerpt: '', latencyMs: Date.now() - started };
+      return { statusCode, error: (error as Error).message, excerpt: excerpt(), latencyMs: Date.now() - started };
+    } finally {
+      clearTimeout(timer);
     }
-    const lookup: LookupFunction = (_host, options, callback) => {
-      if (options.all) callback(null, addresses);
-      else callback(null, addresses[0].address, addresses[0].family);
-    };
-    const secure = target.protocol === 'https:';
-    return new Promise<SendResult>((resolve) => {
-      let settled = false;
-      const finish = (result: Omit<SendResult, 'latencyMs'>) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(done(result));
-      };
-      const req = (secure ? httpsRequest : httpRequest)(
-        target,
-        {
-          method: 'POST',
-          agent: secure ? this.https : this.http,
-          lookup,
-          headers: {
-            ...headers,
-            'content-type': 'application/json',
-            'content-length': String(Buffer.byteLength(body)),
-            'user-agent': USER_AGENT,
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (chunk: Buffer) => {
-            if (size < MAX_RESPONSE_BYTES) chunks.push(chunk.subarray(0, MAX_RESPONSE_BYTES - size));
-            size += chunk.length;
-            if (size >= MAX_RESPONSE_BYTES) {
-              // Enough is read; the rest of a large answer is not waited for.
-              finish({ statusCode: res.statusCode ?? null, error: null, excerpt: Buffer.concat(chunks).toString('utf8') });
-              res.destroy();
-            }
-          });
-          res.on('end', () => finish({ statusCode: res.statusCode ?? null, error: null, excerpt: Buffer.concat(chunks).toString('utf8') }));
-          res.on('error', (error) =>
-            finish({ statusCode: res.statusCode ?? null, error: error.message, excerpt: Buffer.concat(chunks).toString('utf8') }),
-          );
-        },
-      );
-      const timer = setTimeout(() => {
-        finish({ statusCode: null, error: `no answer within ${timeoutMs} ms`, excerpt: '' });
-        req.destroy();
-      }, timeoutMs);
-      req.on('error', (error) => finish({ statusCode: null, error: error.message, excerpt: '' }));
-      req.end(body);
-    });
   }
 
-  close(): void {
-    this.http.destroy();
-    this.https.destroy();
+  close(): Promise<void> {
+    return this.agent.destroy();
   }
 }

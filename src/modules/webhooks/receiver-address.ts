@@ -45,22 +45,8 @@ function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' }
   return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
 }
 
-/** Verdicts by address, as every delivery checks its receiver's addresses again. */
-const verdicts = new Map<string, string | null>();
-const MAX_VERDICTS = 4_096;
-
 /** Why an address may not receive webhooks, or null when it may. */
 export function addressRefusal(raw: string, allowLoopback: boolean): string | null {
-  const key = `${allowLoopback ? 'l' : 'n'}${raw}`;
-  const known = verdicts.get(key);
-  if (known !== undefined) return known;
-  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
-  const verdict = judge(raw, allowLoopback);
-  verdicts.set(key, verdict);
-  return verdict;
-}
-
-function judge(raw: string, allowLoopback: boolean): string | null {
   const { address, family } = unmapped(raw);
   if (LOOPBACK.check(address, family)) return allowLoopback ? null : 'a loopback address';
   if (NEVER.check(address, family)) return 'a private, link-local or reserved address';

@@ -35,7 +35,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   private readonly task = new PeriodicTask(
     INTERVAL_MS,
     () => this.drain(),
-    // It runs ten times a second: while PostgreSQL or Redis is away, one warning now and then.
+    // It runs four times a second: while PostgreSQL or Redis is away, one warning now and then.
     warnAtMostEvery(this.logger, 'Dispatching webhooks failed'),
   );
   private stopped = false;

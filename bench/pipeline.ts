@@ -138,17 +138,29 @@ async function pipelineRate(
       first ||= answer.data[0].id.slice(4);
       last = answer.data[answer.data.length - 1].id.slice(4);
     }
-    // Ask only whether any activity is unfinished: it stops at the first one found. Counting them
-    // all, twice a second, read every unfinished row (and its dead versions) and took up to a
-    // third of PostgreSQL's time on 100,000 activities, slowing the run it measures.
+    // Done when the pipeline's queues hold no job and the database confirms that no activity is
+    // left unfinished (an activity leaves status 'queued' exactly when its stage becomes 'done').
+    // Asking the database alone, four times a second, cost about 20 ms of PostgreSQL's time each
+    // (no statistics in a fresh database, so a bitmap scan of every activity), slowing the run it measures.
     const database = app.get(DataSource);
     const workspaceId = requireWorkspace(ctx);
-    for (;;) {
-      const [{ unfinished }]: Array<{ unfinished: boolean }> = await database.query(
-        `SELECT EXISTS (SELECT 1 FROM activities WHERE stage <> 'done' AND workspace_id = $1) AS unfinished`,
+    const queues = PIPELINE_QUEUES.map((name) => producer.queue(name));
+    const queued = async () => {
+      for (const queue of queues) {
+        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+        if (Object.values(counts).some((count) => count > 0)) return true;
+      }
+      return false;
+    };
+    const unfinished = async () => {
+      if (await queued()) return true;
+      const [row]: Array<{ unfinished: boolean }> = await database.query(
+        `SELECT EXISTS (SELECT 1 FROM activities WHERE status = 'queued' AND workspace_id = $1) AS unfinished`,
         [workspaceId],
       );
-      if (!unfinished) break;
+      return row.unfinished;
+    };
+    while (await unfinished()) {
       if (process.stderr.isTTY) process.stderr.write(`\rpipeline: ${((Date.now() - started) / 1000).toFixed(0)} s`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }

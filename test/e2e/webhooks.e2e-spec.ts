@@ -5,6 +5,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
+import { WebhookQueue } from '../../src/modules/webhooks/webhook-queue';
 import { expectError } from '../support/assertions';
 import { ingestAndWait, PIPELINE_APP_ENV, targetPage, uniq, websiteActivity } from '../support/pipeline';
 import { startTestApp, TestApp, TestWorkspace } from '../support/test-app';
@@ -228,6 +229,38 @@ describe('webhook delivery', () => {
     for (const id of failed)
       expect(inbox.received.filter((request) => request.headers['webhook-id'] === id).length).toBeGreaterThanOrEqual(2);
     expect(inbox.received.length).toBeLessThanOrEqual(14);
+  });
+
+  test('a batch longer than one window that meets a failure: the events after the failed window still arrive', async () => {
+    const ws = await t.newWorkspace();
+    const url = `https://www.wh-${uniq()}.com/pricing`;
+    await targetPage(t, ws, url);
+    // 24 events before the endpoint exists (it is sent only what happens after), then all of them
+    // as one batch job, as the dispatcher queues them: more than one window, so a failure in the
+    // first window leaves the rest unsent until the retry.
+    await ingestAndWait(
+      t,
+      ws,
+      Array.from({ length: 12 }, () => websiteActivity('visited_page', url)),
+    );
+    const feed = await t.http.get('/v1/events?type=signal.created,buyer.created&limit=100').set('Authorization', ws.auth);
+    const eventIds = (feed.body.data as Array<{ id: string }>).map((event) => internalId(event.id));
+    expect(eventIds).toHaveLength(24);
+    const inbox = await receiver((n) => (n === 1 ? 503 : 200));
+    const created = await endpoint(ws, inbox.url, ['signal.created', 'buyer.created']);
+    await t.app
+      .get(WebhookQueue)
+      .add([{ workspaceId: internalId(ws.workspace_id), endpointId: internalId(created.id as string), eventIds }]);
+    const delivered = () => new Set(inbox.received.slice(1).map((request) => request.headers['webhook-id']));
+    await waitFor(
+      () => delivered().size,
+      (n) => n >= 24,
+      { timeoutMs: 20_000, what: 'all 24 events to be delivered' },
+    );
+    // Only the failed event was sent twice.
+    const failed = inbox.received[0].headers['webhook-id'];
+    expect(inbox.received.filter((request) => request.headers['webhook-id'] === failed)).toHaveLength(2);
+    expect(inbox.received).toHaveLength(25);
   });
 
   test('a receiver that hangs does not hold back another endpoint', async () => {

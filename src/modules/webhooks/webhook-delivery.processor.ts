@@ -158,18 +158,14 @@ function DeliveryProcessorClass(config: AppConfig) {
       );
       if (failed.length === 0) return;
       // Each failed event becomes a one-event job (its next attempt) after the delay its record
-      // shows; the unsent rest a batch after the longest of them.
+      // shows; the unsent rest a batch after the longest of them; all queued in one call.
       const base = { workspaceId: data.workspaceId, endpointId: data.endpointId };
-      const suffix = `after${job.id ?? ''}`;
-      for (const { id, retryInMs } of failed) {
-        await this.deps.queue.add([{ ...base, eventIds: [id], attempt: attempt + 1 }], { suffix, delayMs: retryInMs });
-      }
-      if (unsent.length > 0) {
-        await this.deps.queue.add([{ ...base, eventIds: unsent, attempt }], {
-          suffix,
-          delayMs: Math.max(...failed.map((event) => event.retryInMs)),
-        });
-      }
+      const retries = failed.map(({ id, retryInMs }) => ({ job: { ...base, eventIds: [id], attempt: attempt + 1 }, delayMs: retryInMs }));
+      const rest =
+        unsent.length > 0
+          ? [{ job: { ...base, eventIds: unsent, attempt }, delayMs: Math.max(...failed.map((event) => event.retryInMs)) }]
+          : [];
+      await this.deps.queue.addEach([...retries, ...rest], `after${job.id ?? ''}`);
     }
 
     /** Sends one event, records the attempt and what it means for the endpoint. */

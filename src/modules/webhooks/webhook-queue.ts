@@ -53,21 +53,29 @@ export class WebhookQueue {
   }
 
   async add(jobs: readonly DeliveryJob[], options: { suffix?: string; delayMs?: number } = {}): Promise<void> {
-    if (jobs.length === 0) return;
+    await this.addEach(
+      jobs.map((job) => ({ job, delayMs: options.delayMs })),
+      options.suffix,
+    );
+  }
+
+  /** Jobs each with a delay of its own, queued in one call. */
+  async addEach(entries: ReadonlyArray<{ job: DeliveryJob; delayMs?: number }>, suffix?: string): Promise<void> {
+    if (entries.length === 0) return;
     await this.queue.addBulk(
-      jobs.map((job) => ({
+      entries.map(({ job, delayMs }) => ({
         name: 'deliver',
         data: job,
         opts: {
           ...deliveryJobOptions(job),
-          ...(options.delayMs ? { delay: options.delayMs } : {}),
+          ...(delayMs ? { delay: delayMs } : {}),
           jobId: [
             'd',
             job.endpointId,
             job.eventIds[0],
             ...(job.eventIds.length > 1 ? [`n${job.eventIds.length}`] : []),
             ...((job.attempt ?? 1) > 1 ? [`a${job.attempt}`] : []),
-            ...(options.suffix ? [options.suffix] : []),
+            ...(suffix ? [suffix] : []),
           ].join('-'),
         },
       })),

@@ -77,6 +77,7 @@ interface DeliveryProcessorDeps {
   config: AppConfig;
   clock: Clock;
   ids: IdGenerator;
+  sender: WebhookSender;
 }
 
 function DeliveryProcessorClass(config: AppConfig) {
@@ -88,15 +89,21 @@ function DeliveryProcessorClass(config: AppConfig) {
     },
   })
   class WebhookDeliveryProcessor extends WorkerHost {
-    private readonly sender: WebhookSender;
     private readonly loads: DeliveryLoads;
     private readonly slots = new EndpointSlots(PER_ENDPOINT_IN_FLIGHT);
     private readonly warnOfError = warnAtMostEvery(new Logger('WebhookWorker'), 'The webhook worker');
 
     constructor(private readonly deps: DeliveryProcessorDeps) {
       super();
-      this.sender = new WebhookSender(deps.config.webhooks.allowInsecureUrls);
       this.loads = new DeliveryLoads(deps.endpoints, deps.events);
+    }
+
+    /**
+     * Stops taking jobs and waits for the ones in hand, before the sender closes (at the
+     * application's shutdown): a delivery in flight at SIGTERM gets its answer and its record.
+     */
+    async beforeApplicationShutdown(): Promise<void> {
+      await this.worker.close();
     }
 
     @OnWorkerEvent('error')
@@ -183,7 +190,7 @@ function DeliveryProcessorClass(config: AppConfig) {
       const event = service.eventBody(stored);
       const now = clock.now();
       const messageId = formatId(ID_PREFIXES.event, eventId);
-      const result = await this.sender.send(
+      const result = await this.deps.sender.send(
         endpoint.url,
         signedHeaders(messageId, now, event.body, batch ? batch.secrets : service.secretsOf(endpoint, now)),
         event.body,
@@ -225,10 +232,6 @@ function DeliveryProcessorClass(config: AppConfig) {
       }
       return { succeeded, retryInMs, endpointGone: false, why };
     }
-
-    onModuleDestroy(): Promise<void> {
-      return this.sender.close();
-    }
   }
   return WebhookDeliveryProcessor;
 }
@@ -240,7 +243,16 @@ export const WEBHOOK_PROCESSOR = 'WebhookDeliveryProcessor';
 export function webhookDeliveryProcessor(): Provider {
   return {
     provide: WEBHOOK_PROCESSOR,
-    inject: [APP_CONFIG, WebhookEndpointsRepository, EventsRepository, WebhookQueue, WebhookEndpointsService, CLOCK, ID_GENERATOR],
+    inject: [
+      APP_CONFIG,
+      WebhookEndpointsRepository,
+      EventsRepository,
+      WebhookQueue,
+      WebhookEndpointsService,
+      CLOCK,
+      ID_GENERATOR,
+      WebhookSender,
+    ],
     useFactory: (
       config: AppConfig,
       endpoints: WebhookEndpointsRepository,
@@ -249,6 +261,7 @@ export function webhookDeliveryProcessor(): Provider {
       service: WebhookEndpointsService,
       clock: Clock,
       ids: IdGenerator,
-    ) => new (DeliveryProcessorClass(config))({ endpoints, events, queue, service, config, clock, ids }),
+      sender: WebhookSender,
+    ) => new (DeliveryProcessorClass(config))({ endpoints, events, queue, service, config, clock, ids, sender }),
   };
 }

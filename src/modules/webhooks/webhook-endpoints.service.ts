@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { AppError } from '../../shared/application/app-error';
 import { keysetPage, Page } from '../../shared/application/pagination';
@@ -83,9 +83,7 @@ function text(value: unknown, name: string, max: number): string {
  * rotated, tested, deleted; and their delivery attempts.
  */
 @Injectable()
-export class WebhookEndpointsService implements OnModuleDestroy {
-  private readonly sender: WebhookSender;
-
+export class WebhookEndpointsService {
   constructor(
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly events: EventsRepository,
@@ -96,13 +94,8 @@ export class WebhookEndpointsService implements OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
-  ) {
-    this.sender = new WebhookSender(config.webhooks.allowInsecureUrls);
-  }
-
-  onModuleDestroy(): Promise<void> {
-    return this.sender.close();
-  }
+    private readonly sender: WebhookSender,
+  ) {}
 
   async create(ctx: WorkspaceContext, body: unknown): Promise<EndpointView> {
     const input = this.read(body, ['url', 'enabled_events', 'description']);

@@ -1,3 +1,4 @@
+import type { OnApplicationShutdown } from '@nestjs/common';
 import type { LookupFunction } from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import { literalRefusal, resolveReceiver } from './receiver-address';
@@ -44,7 +45,7 @@ function checkedConnector(allowLoopback: boolean): buildConnector.connector {
  * and kept alive per origin; no redirect is followed; the answer is read up to 4 KiB; the whole
  * exchange has 10 s.
  */
-export class WebhookSender {
+export class WebhookSender implements OnApplicationShutdown {
   private readonly agent: Agent;
 
   constructor(allowLoopback: boolean) {
@@ -89,5 +90,13 @@ export class WebhookSender {
 
   close(): Promise<void> {
     return this.agent.destroy();
+  }
+
+  /**
+   * As a provider, closed at the application's shutdown: after the delivery workers have
+   * finished the jobs in hand (they close before it), so that no delivery in flight is cut off.
+   */
+  onApplicationShutdown(): Promise<void> {
+    return this.close();
   }
 }

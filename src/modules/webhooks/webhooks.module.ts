@@ -10,6 +10,7 @@ import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WEBHOOK_QUEUE, WebhookQueue } from './webhook-queue';
+import { WebhookSender } from './webhook-sender';
 
 const queue = BullModule.registerQueue({ name: WEBHOOK_QUEUE });
 
@@ -23,8 +24,14 @@ const queue = BullModule.registerQueue({ name: WEBHOOK_QUEUE });
     WebhookEndpointsService,
     WebhookQueue,
     { provide: SecretBox, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new SecretBox(config.secretsKey) },
+    // One per process: the test pings and the delivery workers share its kept-alive connections.
+    {
+      provide: WebhookSender,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new WebhookSender(config.webhooks.allowInsecureUrls),
+    },
   ],
-  exports: [WebhookEndpointsService, WebhookEndpointsRepository, WebhookQueue],
+  exports: [WebhookEndpointsService, WebhookEndpointsRepository, WebhookQueue, WebhookSender],
 })
 export class WebhooksModule {}
 

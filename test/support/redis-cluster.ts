@@ -19,6 +19,11 @@ export class RedisCluster {
   private readonly processes: ChildProcess[] = [];
   private dir?: string;
   readonly ports: number[] = [];
+  /**
+   * Each node's cluster bus port, reserved like its own: by default Redis takes port + 10000,
+   * which nothing checks is free (another test's node or connection may hold it).
+   */
+  private readonly busPorts: number[] = [];
 
   /** `REDIS_CLUSTER_NODES` for the app. */
   get nodes(): string {
@@ -28,6 +33,7 @@ export class RedisCluster {
   /** Picks the nodes' ports, so that an app can be pointed at a node before it exists. */
   async reservePorts(size = 3): Promise<void> {
     for (let i = this.ports.length; i < size; i++) this.ports.push(await freePort());
+    for (let i = this.busPorts.length; i < this.ports.length; i++) this.busPorts.push(await freePort());
   }
 
   /**
@@ -38,13 +44,13 @@ export class RedisCluster {
     this.dir = mkdtempSync(join(tmpdir(), 'bi-redis-cluster-'));
     // A test process that dies before afterAll still takes its nodes along.
     process.once('exit', () => this.processes.forEach((child) => child.kill('SIGKILL')));
-    if (this.ports.length === 0) await this.reservePorts(size);
-    for (const port of this.ports) {
+    await this.reservePorts(this.ports.length || size);
+    for (const [k, port] of this.ports.entries()) {
       this.processes.push(
         spawn(
           'redis-server',
           [
-            ...['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes'],
+            ...['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-port', String(this.busPorts[k])],
             ...['--cluster-config-file', join(this.dir, `nodes-${port}.conf`), '--dir', this.dir, '--save', '', '--appendonly', 'no'],
           ],
           { stdio: 'ignore' },

@@ -129,12 +129,10 @@ async function pipelineRate(
     for (const record of demoKnowledgeBase(2)) await app.get(kbResourceAt(record.resource).service).create(ctx, record.body);
     if (receiver) await app.get(WebhookEndpointsService).create(ctx, { url: receiver.url, enabled_events: ['signal.created'] });
     const intake = app.get(ActivitiesService);
+    const database = app.get(DataSource);
     // Every run starts from a checkpoint: none pays for writing out the pages of the one before
     // it (the server's, not this run's, work). It needs a superuser or pg_checkpoint; without, runs go on.
-    await app
-      .get(DataSource)
-      .query('CHECKPOINT')
-      .catch(() => undefined);
+    await database.query('CHECKPOINT').catch(() => undefined);
     const started = Date.now();
     let first = '';
     let last = '';
@@ -148,7 +146,6 @@ async function pipelineRate(
     // left unfinished (an activity leaves status 'queued' exactly when its stage becomes 'done').
     // Asking the database alone, four times a second, cost about 20 ms of PostgreSQL's time each
     // (no statistics in a fresh database, so a bitmap scan of every activity), slowing the run it measures.
-    const database = app.get(DataSource);
     const workspaceId = requireWorkspace(ctx);
     const queues = PIPELINE_QUEUES.map((name) => producer.queue(name));
     const queued = async () => {

@@ -2,49 +2,41 @@
  * A worker process stopped with SIGTERM while a webhook is in flight finishes that delivery (the
  * receiver's answer is awaited and recorded) before it exits 0.
  */
-import { createServer, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
-import { childEnv, killAllChildren, startWorker, stopWorker } from '../support/worker-process';
+import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { killAllChildren, startWorker, stopWorker } from '../support/worker-process';
 
 let t: TestApp;
-let server: Server;
-const held: ServerResponse[] = [];
+let inbox: WebhookReceiver;
 
 beforeAll(async () => {
   t = await startTestApp({ RUN_WORKERS: 'false', WEBHOOK_ALLOW_INSECURE_URLS: 'true' });
-  // Holds every answer until the test lets it go.
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => held.push(res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // Holds every answer until the test releases it.
+  inbox = await startReceiver(() => 'hang');
 });
 
 afterAll(async () => {
   await killAllChildren();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await inbox?.close();
   await t?.close();
 });
 
 test('SIGTERM during a delivery: the worker waits for the answer, records it as delivered and exits 0', async () => {
   const ws = await t.newWorkspace();
-  const { port } = server.address() as AddressInfo;
   const created = await t.http
     .post('/v1/webhook-endpoints')
     .set('Authorization', ws.auth)
-    .send({ url: `http://127.0.0.1:${port}/hooks`, enabled_events: ['kb.topic.created'] });
+    .send({ url: inbox.url, enabled_events: ['kb.topic.created'] });
   expect(created.status).toBe(201);
-  const worker = startWorker(t.config, childEnv(t.config, { WEBHOOK_ALLOW_INSECURE_URLS: 'true' }));
+  const worker = startWorker(t.config, { WEBHOOK_ALLOW_INSECURE_URLS: 'true' });
   const topic = await t.http
     .post('/v1/kb/topics')
     .set('Authorization', ws.auth)
     .send({ name: 'Intent data', short_name: 'intent', description: 'Buying signals.' });
   expect(topic.status).toBe(201);
   await waitFor(
-    () => held.length,
+    () => inbox.received.length,
     (n) => n >= 1,
     { timeoutMs: 20_000, what: 'the webhook to reach the receiver' },
   );
@@ -53,11 +45,11 @@ test('SIGTERM during a delivery: the worker waits for the answer, records it as 
   // closed too early would drop the connection, and only then answer.
   const stopped = stopWorker(worker, 'SIGTERM', 20_000);
   await new Promise((resolve) => setTimeout(resolve, 1_000));
-  held[0].writeHead(200).end('ok');
+  inbox.release(200);
   await expect(stopped).resolves.toEqual({ code: 0, signal: null });
 
   const deliveries = await t.http.get(`/v1/webhook-endpoints/${created.body.id}/deliveries`).set('Authorization', ws.auth);
   expect(deliveries.status).toBe(200);
   expect(deliveries.body.data).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, succeeded: true })]);
-  expect(held).toHaveLength(1);
+  expect(inbox.received).toHaveLength(1);
 }, 60_000);

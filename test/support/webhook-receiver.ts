@@ -15,6 +15,8 @@ export interface WebhookReceiver {
   url: string;
   received: Received[];
   setBehaviour(behaviour: Behaviour): void;
+  /** Answers every request held by 'hang' so far with `status`. */
+  release(status: number): void;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,10 @@ export async function startReceiver(behaviour: Behaviour = () => 200): Promise<W
     url: `http://127.0.0.1:${port}/hooks`,
     received,
     setBehaviour: (next) => (current = next),
+    release: (status) => {
+      for (const res of hanging) res.writeHead(status, { 'content-type': 'text/plain' }).end('released');
+      hanging.clear();
+    },
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

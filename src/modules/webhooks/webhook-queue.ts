@@ -52,9 +52,9 @@ export class WebhookQueue {
     await withinRedisBound(this.queue, () => this.add(jobs, options));
   }
 
-  async add(jobs: readonly DeliveryJob[], options: { suffix?: string; delayMs?: number } = {}): Promise<void> {
+  async add(jobs: readonly DeliveryJob[], options: { suffix?: string } = {}): Promise<void> {
     await this.addEach(
-      jobs.map((job) => ({ job, delayMs: options.delayMs })),
+      jobs.map((job) => ({ job })),
       options.suffix,
     );
   }

@@ -1,13 +1,48 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
-import { freePort } from './redis-server';
 import { waitFor } from './wait';
 
 const run = promisify(execFile);
+
+/** The kernel's range for outgoing connections' local ports (Linux), else IANA's. */
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low > 0 && high >= low) return [low, high];
+  } catch {
+    // not Linux
+  }
+  return [49152, 65535];
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A port free now, below the ephemeral range: a port the kernel hands out for `listen(0)` is also
+ * one it hands out to outgoing connections, and the many connections of a test run can take it
+ * before the node binds it.
+ */
+async function quietPort(): Promise<number> {
+  const top = Math.min(ephemeralRange()[0], 65536) - 1;
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * (top - 20000));
+    if (await canListen(port)) return port;
+  }
+}
+
+/** How many times a node that exits before answering (its port was taken meanwhile) is started again. */
+const NODE_ATTEMPTS = 3;
 
 /**
  * A private Redis Cluster (three masters by default, or one node with every slot) on free ports,
@@ -20,8 +55,8 @@ export class RedisCluster {
   private dir?: string;
   readonly ports: number[] = [];
   /**
-   * Each node's cluster bus port, reserved like its own: by default Redis takes port + 10000,
-   * which nothing checks is free (another test's node or connection may hold it).
+   * Each node's cluster bus port, chosen like its own: by default Redis takes port + 10000, which
+   * nothing checks is free (another test's node or connection may hold it).
    */
   private readonly busPorts: number[] = [];
 
@@ -32,37 +67,23 @@ export class RedisCluster {
 
   /** Picks the nodes' ports, so that an app can be pointed at a node before it exists. */
   async reservePorts(size = 3): Promise<void> {
-    for (let i = this.ports.length; i < size; i++) this.ports.push(await freePort());
-    for (let i = this.busPorts.length; i < this.ports.length; i++) this.busPorts.push(await freePort());
+    for (let i = this.ports.length; i < size; i++) this.ports.push(await quietPort());
+    for (let i = this.busPorts.length; i < this.ports.length; i++) this.busPorts.push(await quietPort());
   }
 
   /**
    * Starts the nodes (on the reserved ports, else `size` new ones) and makes them one cluster:
-   * with three or more, `redis-cli --cluster create`; a single node is given every slot.
+   * with three or more, `redis-cli --cluster create`; a single node is given every slot. A node
+   * whose port was taken before it bound it is started again on other ports (its own port only if
+   * `start` chose it: a reserved one may already be in an app's configuration).
    */
   async start(size = 3): Promise<void> {
     this.dir = mkdtempSync(join(tmpdir(), 'bi-redis-cluster-'));
     // A test process that dies before afterAll still takes its nodes along.
     process.once('exit', () => this.processes.forEach((child) => child.kill('SIGKILL')));
+    const reserved = this.ports.length > 0;
     await this.reservePorts(this.ports.length || size);
-    for (const [k, port] of this.ports.entries()) {
-      this.processes.push(
-        spawn(
-          'redis-server',
-          [
-            ...['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-port', String(this.busPorts[k])],
-            ...['--cluster-config-file', join(this.dir, `nodes-${port}.conf`), '--dir', this.dir, '--save', '', '--appendonly', 'no'],
-          ],
-          { stdio: 'ignore' },
-        ),
-      );
-    }
-    for (const port of this.ports)
-      await waitFor(
-        () => this.ping(port),
-        (answer) => answer === 'PONG',
-        { what: `redis-server on ${port}` },
-      );
+    for (let k = 0; k < this.ports.length; k++) await this.startNode(k, reserved);
     if (this.ports.length === 1) {
       await this.command(this.ports[0], (client) => client.cluster('ADDSLOTSRANGE', 0, 16383));
     } else {
@@ -77,6 +98,38 @@ export class RedisCluster {
           what: `cluster_state:ok on ${port}`,
         },
       );
+    }
+  }
+
+  /** Starts node `k` and waits until it answers; see `start`. */
+  private async startNode(k: number, reserved: boolean): Promise<void> {
+    const dir = this.dir as string;
+    let output = '';
+    for (let attempt = 1; ; attempt++) {
+      const port = this.ports[k];
+      const child = spawn(
+        'redis-server',
+        [
+          ...['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-port', String(this.busPorts[k])],
+          ...['--cluster-config-file', join(dir, `nodes-${port}.conf`), '--dir', dir, '--save', '', '--appendonly', 'no'],
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      this.processes.push(child);
+      output = '';
+      const keep = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-2000));
+      child.stdout.on('data', keep);
+      child.stderr.on('data', keep);
+      const exited = () => child.exitCode !== null || child.signalCode !== null;
+      const answer = await waitFor(
+        async () => (exited() ? 'exited' : await this.ping(port)),
+        (value) => value === 'PONG' || value === 'exited',
+        { what: `redis-server on ${port}` },
+      );
+      if (answer === 'PONG') return;
+      if (attempt === NODE_ATTEMPTS) throw new Error(`redis-server on ${port} exited before answering:\n${output}`);
+      if (!reserved) this.ports[k] = await quietPort();
+      this.busPorts[k] = await quietPort();
     }
   }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { expectError } from '../support/assertions';
 import { oneJsonLine } from '../support/cli';
-import { freePort } from '../support/redis-server';
+import { freePort } from '../support/ports';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import { killAllChildren, runCliWith, startConsoleProcess, stopWorker } from '../support/worker-process';

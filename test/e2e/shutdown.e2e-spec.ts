@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { oneJsonLine, runCli } from '../support/cli';
-import { freePort } from '../support/redis-server';
+import { freePort } from '../support/ports';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 

@@ -2,7 +2,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { freePort } from './redis-server';
+import { freePort } from './ports';
 
 const run = promisify(execFile);
 const VERSION = '15';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { PgCluster } from './pg-cluster';
-import { freePort } from './redis-server';
+import { freePort } from './ports';
 
 const run = promisify(execFile);
 const BIN = '/usr/lib/postgresql/15/bin';

@@ -1,45 +1,13 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
+import { freePort } from './ports';
 import { waitFor } from './wait';
 
 const run = promisify(execFile);
-
-/** The kernel's range for outgoing connections' local ports (Linux), else IANA's. */
-function ephemeralRange(): [number, number] {
-  try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    if (low > 0 && high >= low) return [low, high];
-  } catch {
-    // not Linux
-  }
-  return [49152, 65535];
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/**
- * A port free now, below the ephemeral range: a port the kernel hands out for `listen(0)` is also
- * one it hands out to outgoing connections, and the many connections of a test run can take it
- * before the node binds it.
- */
-async function quietPort(): Promise<number> {
-  const top = Math.min(ephemeralRange()[0], 65536) - 1;
-  for (;;) {
-    const port = 20000 + Math.floor(Math.random() * (top - 20000));
-    if (await canListen(port)) return port;
-  }
-}
 
 /** How many times a node that exits before answering (its port was taken meanwhile) is started again. */
 const NODE_ATTEMPTS = 3;
@@ -67,8 +35,8 @@ export class RedisCluster {
 
   /** Picks the nodes' ports, so that an app can be pointed at a node before it exists. */
   async reservePorts(size = 3): Promise<void> {
-    for (let i = this.ports.length; i < size; i++) this.ports.push(await quietPort());
-    for (let i = this.busPorts.length; i < this.ports.length; i++) this.busPorts.push(await quietPort());
+    for (let i = this.ports.length; i < size; i++) this.ports.push(await freePort());
+    for (let i = this.busPorts.length; i < this.ports.length; i++) this.busPorts.push(await freePort());
   }
 
   /**
@@ -128,8 +96,8 @@ export class RedisCluster {
       );
       if (answer === 'PONG') return;
       if (attempt === NODE_ATTEMPTS) throw new Error(`redis-server on ${port} exited before answering:\n${output}`);
-      if (!reserved) this.ports[k] = await quietPort();
-      this.busPorts[k] = await quietPort();
+      if (!reserved) this.ports[k] = await freePort();
+      this.busPorts[k] = await freePort();
     }
   }
 

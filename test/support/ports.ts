@@ -12,6 +12,9 @@ function ephemeralRange(): [number, number] {
   return [49152, 65535];
 }
 
+/** The first port the kernel may give an outgoing connection; it does not change during a run. */
+const EPHEMERAL_LOW = ephemeralRange()[0];
+
 /** Where the ports are drawn from, up to the ephemeral range: above the usual services' own. */
 const FLOOR = 20000;
 
@@ -42,7 +45,7 @@ function canListen(port: number): Promise<boolean> {
  * can take it before the server binds it, or between a server's stop and its restart.
  */
 export async function freePort(): Promise<number> {
-  const top = Math.min(ephemeralRange()[0], 65536) - 1;
+  const top = EPHEMERAL_LOW - 1;
   if (top < FLOOR + 1000) return anyPort();
   for (;;) {
     const port = FLOOR + Math.floor(Math.random() * (top - FLOOR));

@@ -72,7 +72,6 @@ export class RedisCluster {
   /** Starts node `k` and waits until it answers; see `start`. */
   private async startNode(k: number, reserved: boolean): Promise<void> {
     const dir = this.dir as string;
-    let output = '';
     for (let attempt = 1; ; attempt++) {
       const port = this.ports[k];
       const child = spawn(
@@ -84,7 +83,7 @@ export class RedisCluster {
         { stdio: ['ignore', 'pipe', 'pipe'] },
       );
       this.processes.push(child);
-      output = '';
+      let output = '';
       const keep = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-2000));
       child.stdout.on('data', keep);
       child.stderr.on('data', keep);

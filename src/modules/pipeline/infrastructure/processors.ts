@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Logger, OnModuleInit, Provider } from '@nestjs/common';
+import { BeforeApplicationShutdown, Logger, OnModuleInit, Provider, Type } from '@nestjs/common';
 import { Job, UnrecoverableError, Worker } from 'bullmq';
 import { EnrichStep } from '../application/enrich.step';
 import { EvaluateStep } from '../application/evaluate.step';
@@ -10,7 +10,7 @@ import { warnAtMostEvery } from '../../../shared/infrastructure/warn-at-most-eve
 import { PipelineProducer } from '../pipeline.producer';
 import { PipelineQueues } from '../pipeline-queues';
 import { APP_CONFIG, AppConfig } from '../../../config/config';
-import { isPipelineJob, passOf, pipelineWorkerOptions, PipelineQueue } from '../queues';
+import { isPipelineJob, passOf, PIPELINE_QUEUES, pipelineWorkerOptions, PipelineQueue } from '../queues';
 
 /**
  * A thin processor: check the payload, run the step, queue the next one with what the step found
@@ -103,27 +103,49 @@ export class PipelineWorkers implements OnModuleInit, BeforeApplicationShutdown 
   }
 }
 
-const STEPS = [ResolveStep, EnrichStep, EvaluateStep, MatchStep] as const;
-const STEP_QUEUES: readonly PipelineQueue[] = ['resolve', 'enrich', 'evaluate', 'match'];
+/**
+ * Each pipeline queue and the step its workers run, in pipeline order: the one place a step is
+ * registered (`pipeline.module.ts` provides the classes). `checkSteps` holds it to `PIPELINE_QUEUES`.
+ */
+export const PIPELINE_STEPS = [
+  ['resolve', ResolveStep],
+  ['enrich', EnrichStep],
+  ['evaluate', EvaluateStep],
+  ['match', MatchStep],
+] as const satisfies ReadonlyArray<readonly [PipelineQueue, Type<PipelineStep>]>;
+
+/** Every queue of `PIPELINE_QUEUES` has its step, in the same order; a queue without one would never be worked. */
+export function checkSteps(
+  steps: ReadonlyArray<readonly [PipelineQueue, unknown]>,
+  queues: readonly PipelineQueue[] = PIPELINE_QUEUES,
+): void {
+  const stepQueues = steps.map(([queue]) => queue);
+  if (stepQueues.join() !== queues.join()) {
+    throw new Error(`The pipeline steps' queues (${stepQueues.join(', ')}) are not PIPELINE_QUEUES (${queues.join(', ')})`);
+  }
+}
 
 /** The workers, made from the configuration (lock time) and the queue groups. */
 export function pipelineWorkersProvider(): Provider {
+  checkSteps(PIPELINE_STEPS);
   return {
     provide: PipelineWorkers,
-    inject: [APP_CONFIG, PipelineQueues, PipelineProducer, ...STEPS, { token: MetricsService, optional: true }],
+    inject: [
+      APP_CONFIG,
+      PipelineQueues,
+      PipelineProducer,
+      { token: MetricsService, optional: true },
+      ...PIPELINE_STEPS.map(([, step]) => step),
+    ],
     useFactory: (
       config: AppConfig,
       queues: PipelineQueues,
       producer: PipelineProducer,
-      resolve: PipelineStep,
-      enrich: PipelineStep,
-      evaluate: PipelineStep,
-      match: PipelineStep,
-      metrics?: MetricsService,
+      metrics: MetricsService | undefined,
+      ...steps: PipelineStep[]
     ) => {
-      const steps = [resolve, enrich, evaluate, match];
       const processors = Array.from({ length: queues.groups }, (_, group) =>
-        STEP_QUEUES.map((queue, i) => new PipelineStepProcessor(queue, group, steps[i], producer, metrics)),
+        PIPELINE_STEPS.map(([queue], i) => new PipelineStepProcessor(queue, group, steps[i], producer, metrics)),
       ).flat();
       return new PipelineWorkers(queues, config.pipelineLockMs, processors);
     },

@@ -1,7 +1,7 @@
 /**
  * Pipeline throughput: N synthetic activities (the demo generator) through intake → resolve →
  * enrich → evaluate → match against the demo knowledge base at twice its size, end to end; then the same number of empty
- * jobs through four chained BullMQ queues on the same machine (the queue's own ceiling), and the
+ * jobs through as many chained BullMQ queues as the pipeline has, on the same machine (the queue's own ceiling), and the
  * ratio of the two.
  *
  *   npm run bench:pipeline                 (BENCH_ACTIVITIES=20000 by default)
@@ -315,7 +315,7 @@ async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs 
   }
 }
 
-/** N empty jobs through four chained queues, same concurrency as the pipeline's workers. */
+/** N empty jobs through one chained queue per pipeline queue, same concurrency as the pipeline's workers. */
 async function rawBullmqRate(redisUrl: string, prefix: string, N: number): Promise<number> {
   const connection = redisOptionsFromUrl(redisUrl);
   const names = PIPELINE_QUEUES.map((name) => `raw-${name}`);

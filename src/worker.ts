@@ -5,6 +5,7 @@ import { Logger as PinoLogger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from './config/config';
 import { startupLogger } from './shared/infrastructure/logging';
 import { prepareDatabase } from './database/bootstrap';
+import { PIPELINE_QUEUES } from './modules/pipeline/queues';
 import { WorkerModule } from './worker.module';
 
 /**
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   // A stop on SIGTERM/SIGINT is an orderly end: exit 0 once the workers have closed.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await app.init();
-  logger.log('Workers running: pipeline (resolve, enrich, evaluate, match), webhook dispatch and delivery, events retention');
+  logger.log(`Workers running: pipeline (${PIPELINE_QUEUES.join(', ')}), webhook dispatch and delivery, events retention`);
 }
 
 main().catch((error: unknown) => {

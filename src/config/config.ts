@@ -24,7 +24,7 @@ export interface AppConfig {
   queuePrefix: string;
   /**
    * How many queue groups the pipeline's queues are spread over (QUEUE_GROUPS, ADR 0054). With one,
-   * the queues are under `queuePrefix` as they always were; with more, group g's four queues are
+   * the queues are under `queuePrefix` as they always were; with more, group g's queues are
    * under the hash tag `{<tag>-g}` (`queueGroupPrefix`), and a workspace's activities always go to
    * the same group, so that a Redis Cluster's masters share the queue traffic.
    */

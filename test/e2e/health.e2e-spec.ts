@@ -103,7 +103,7 @@ describe('readiness when Redis goes away', () => {
         error: expect.stringContaining('Redis is unavailable'),
       });
 
-      // The log says so, once for all four queues although each one's connection keeps failing,
+      // The log says so, once for all the queues although each one's connection keeps failing,
       // and nothing goes to stderr outside the structured log.
       expect(await logs.matching(/^Redis for the pipeline queues: /, 1)).toHaveLength(1);
       expect(logs.stderr).not.toHaveBeenCalled();

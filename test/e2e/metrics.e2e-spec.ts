@@ -156,7 +156,7 @@ describe('metrics', () => {
     }
   });
 
-  it('reports the jobs of each of the four pipeline queues by state', async () => {
+  it('reports the jobs of each pipeline queue by state', async () => {
     const samples = await scrape();
     for (const queue of PIPELINE_QUEUES) {
       for (const state of ['waiting', 'active', 'delayed', 'failed', 'completed']) {

@@ -140,7 +140,7 @@ async function waitJobCompleted(t: TestApp, queue: PipelineQueue, jobId: string)
 
 /**
  * The jobs of the workspace's activities that are still to run or running (waiting, delayed,
- * active), over the four queues, as `queue:id`. A step queues the next one before its own job
+ * active), over the pipeline's queues, as `queue:id`. A step queues the next one before its own job
  * completes, so none of these means that nothing more will happen to the workspace's activities.
  */
 async function liveJobsOf(t: TestApp, ws: TestWorkspace): Promise<string[]> {
@@ -155,10 +155,10 @@ async function liveJobsOf(t: TestApp, ws: TestWorkspace): Promise<string[]> {
     .map((job) => `${job.queueName}:${job.id}`);
 }
 
-/** Jobs a worker holds right now, over the four queues. */
+/** Jobs a worker holds right now, over the pipeline's queues. */
 async function activeJobs(t: TestApp): Promise<number> {
   const producer = t.app.get(PipelineProducer);
-  const counts = await Promise.all((['resolve', 'enrich', 'evaluate', 'match'] as const).map((q) => producer.queue(q).getActiveCount()));
+  const counts = await Promise.all(PIPELINE_QUEUES.map((q) => producer.queue(q).getActiveCount()));
   return counts.reduce((a, b) => a + b, 0);
 }
 

@@ -6,7 +6,7 @@ import { PipelineQueues } from './pipeline-queues';
 import { QueueConnection, QueueConnectionModule } from './queue-connection';
 
 /**
- * The Redis connection, the pipeline's queues (four per queue group) and the producer; no workers
+ * The Redis connection, the pipeline's queues (one per step in each queue group) and the producer; no workers
  * (see PipelineModule). BullMQ's root configuration here (the connection and the undivided
  * prefix) is the webhook queue's.
  */

@@ -6,7 +6,7 @@ import { queueGroupOf, queueGroupPrefixes } from './queue-groups';
 import { PIPELINE_QUEUES, PipelineQueue } from './queues';
 
 /**
- * The pipeline's queues: the four steps' queues once per queue group (QUEUE_GROUPS, ADR 0054),
+ * The pipeline's queues: the steps' queues once per queue group (QUEUE_GROUPS, ADR 0054),
  * each group under its own prefix, all on the process's queue connection. It closes them on
  * shutdown, after the workers (which close before the application shuts down, see
  * `PipelineWorkers`) and before the connection they share (whose module is imported by this

@@ -15,7 +15,7 @@ import { pipelineWorkersProvider } from './infrastructure/processors';
 import { PipelineSweeper } from './infrastructure/sweeper';
 
 /**
- * The pipeline workers: the four steps, their workers (four per queue group) and the sweeper. Only worker processes
+ * The pipeline workers: the steps, their workers (one per step and queue group) and the sweeper. Only worker processes
  * (and the API when RUN_WORKERS is on) import it; producing jobs needs PipelineQueueModule only.
  */
 @Module({

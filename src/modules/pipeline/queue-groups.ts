@@ -1,5 +1,5 @@
 /**
- * Queue groups (ADR 0054): the pipeline's four queues, once per group, each group under its own
+ * Queue groups (ADR 0054): the pipeline's queues, once per group, each group under its own
  * hash tag, so that on a Redis Cluster the groups' keys fall in different slots and the masters
  * share the queue traffic. A workspace's activities always go to the same group, so its jobs keep
  * their order and are batched together as with one group.

@@ -6,7 +6,7 @@ import type { CompanyInfo, ContactInfo } from '../buyers/buyer-shape';
 import type { ResolvedIdentity } from '../../shared/domain/identity';
 import { isPlainObject } from '../../shared/domain/plain-object';
 
-/** The four pipeline queues, in order (DESIGN §3). */
+/** The pipeline's queues, one per step, in order (DESIGN §3). */
 export const PIPELINE_QUEUES = ['resolve', 'enrich', 'evaluate', 'match'] as const satisfies readonly ActivityStage[];
 export type PipelineQueue = (typeof PIPELINE_QUEUES)[number];
 

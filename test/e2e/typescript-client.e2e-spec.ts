@@ -43,7 +43,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('the TypeScript client', () => {
-  it('is generated from the committed openapi.json (regenerate it with npm run generate in clients/typescript)', () => {
+  it('is generated from the committed openapi.json (regenerate both with npm run openapi)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bi-client-'));
     try {
       const out = join(dir, 'schema.d.ts');

@@ -14,7 +14,7 @@ describe('the pipeline steps table', () => {
       ['evaluate', 3],
       ['match', 4],
     ] as const;
-    expect(() => checkSteps(steps, ['resolve', 'enrich', 'evaluate', 'score' as never, 'match'])).toThrow(/not PIPELINE_QUEUES/);
+    expect(() => checkSteps(steps, ['resolve', 'enrich', 'evaluate', 'extra', 'match'])).toThrow(/not PIPELINE_QUEUES/);
     expect(() => checkSteps(steps, ['resolve', 'enrich', 'match'])).toThrow(/not PIPELINE_QUEUES/);
     expect(() => checkSteps([steps[0], steps[2], steps[1], steps[3]])).toThrow(/evaluate, enrich/);
   });

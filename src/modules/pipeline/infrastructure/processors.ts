@@ -115,10 +115,7 @@ export const PIPELINE_STEPS = [
 ] as const satisfies ReadonlyArray<readonly [PipelineQueue, Type<PipelineStep>]>;
 
 /** Every queue of `PIPELINE_QUEUES` has its step, in the same order; a queue without one would never be worked. */
-export function checkSteps(
-  steps: ReadonlyArray<readonly [PipelineQueue, unknown]>,
-  queues: readonly PipelineQueue[] = PIPELINE_QUEUES,
-): void {
+export function checkSteps(steps: ReadonlyArray<readonly [string, unknown]>, queues: readonly string[] = PIPELINE_QUEUES): void {
   const stepQueues = steps.map(([queue]) => queue);
   if (stepQueues.join() !== queues.join()) {
     throw new Error(`The pipeline steps' queues (${stepQueues.join(', ')}) are not PIPELINE_QUEUES (${queues.join(', ')})`);

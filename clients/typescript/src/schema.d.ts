@@ -1420,10 +1420,10 @@ export interface components {
         };
         CriterionVerdict: {
             /**
-             * @description industry, employees, revenue, country, state, funding_stage, total_funding, founded, company_type, title, function, seniority or exclusion
              * @example employees
+             * @enum {string}
              */
-            kind: string;
+            kind: "industry" | "employees" | "revenue" | "country" | "state" | "funding_stage" | "total_funding" | "founded" | "company_type" | "title" | "function" | "seniority" | "exclusion";
             /** @example employees */
             label: string;
             /** @enum {string} */

@@ -15,6 +15,7 @@ import {
   templateSchema,
   TIMESTAMP_SCHEMA,
 } from '../../shared/interface/http/openapi.decorators';
+import { CRITERION_KINDS } from '../pipeline/profile-reading';
 import { companyInfoTemplate, contactInfoTemplate, INTEGER_FIELDS } from './buyer-shape';
 import { CurrentWorkspace, TakesQuery } from '../../shared/interface/http/auth.guard';
 import { BuyerListQuery, BuyersService } from './buyers.service';
@@ -128,12 +129,8 @@ const CRITERION_VERDICT_SCHEMA = namedSchema('CriterionVerdict', {
   type: 'object',
   required: ['kind', 'label', 'status', 'expected', 'value', 'source'],
   properties: {
-    kind: {
-      type: 'string',
-      example: 'employees',
-      description:
-        'industry, employees, revenue, country, state, funding_stage, total_funding, founded, company_type, title, function, seniority or exclusion',
-    },
+    // A verdict names a criterion by its kind; `keyword` is only how a reading shows an industry of unknown words.
+    kind: { type: 'string', enum: CRITERION_KINDS.filter((kind) => kind !== 'keyword'), example: 'employees' },
     label: { type: 'string', example: 'employees' },
     status: { type: 'string', enum: ['pass', 'fail', 'unknown'] },
     expected: { type: 'string', example: '100–999', description: 'What the profile asks for, as the reasoning quotes it.' },

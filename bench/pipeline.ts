@@ -420,7 +420,7 @@ export async function runPipelineBench(n = N, workers = WORKERS): Promise<Pipeli
       'pipeline, events and a webhook endpoint': { 'activities/s': result.pipeline.per_second, seconds: pipeline.seconds },
       'pipeline, events, no endpoint': { 'activities/s': result.pipeline_events_only.per_second, seconds: outboxOnly.seconds },
       'pipeline, no events': { 'activities/s': result.pipeline_without_events.per_second, seconds: without.seconds },
-      'raw BullMQ, 4 queues': { 'activities/s': result.raw_bullmq_four_queues.per_second, seconds: rawSeconds },
+      [`raw BullMQ, ${PIPELINE_QUEUES.length} queues`]: { 'activities/s': result.raw_bullmq_four_queues.per_second, seconds: rawSeconds },
     });
     if (result.webhooks) {
       const { delivery, freshness } = result.webhooks;

@@ -98,6 +98,14 @@ function freePort() {
   });
 }
 
+/**
+ * The environment of a `RUN`: this machine's (its PATH, HOME and npm settings), without what the
+ * base image would not set — NODE_ENV would make `npm ci` skip the build's dev dependencies.
+ */
+function buildEnvironment() {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV' && !name.startsWith('npm_')));
+}
+
 /** Builds every stage into `stages`; returns the last one. */
 function build(instructions, stages) {
   const ignored = dockerignore();
@@ -162,7 +170,7 @@ function build(instructions, stages) {
         log(`RUN ${args}`);
         execSync(args, {
           cwd: join(stage.root, stage.workdir),
-          env: { ...process.env, ...stage.env },
+          env: { ...buildEnvironment(), ...stage.env },
           stdio: ['ignore', 2, 2],
           shell: '/bin/sh',
         });

@@ -191,6 +191,8 @@ function build(instructions, stages) {
 }
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+/** Resolves null after `ms` without keeping the process alive, for a race the other side usually wins. */
+const timeout = (ms) => new Promise((done) => setTimeout(() => done(null), ms).unref());
 
 /** What tells that a long-running command is up; a command with neither runs once and exits. */
 function readiness(args) {
@@ -234,7 +236,7 @@ async function runCommand(name, command, stage, env) {
     }
     child.kill('SIGTERM');
   }
-  const ended = await Promise.race([exited, sleep(kind === 'once' ? Math.max(0, deadline - Date.now()) : 30_000).then(() => null)]);
+  const ended = await Promise.race([exited, timeout(kind === 'once' ? Math.max(0, deadline - Date.now()) : 30_000)]);
   if (!ended) fail(kind === 'once' ? 'did not exit within 120 s' : 'did not stop within 30 s of SIGTERM');
   if (ended.code !== 0) fail(`exited with ${JSON.stringify(ended)}`);
   log(`${name}: ${command.join(' ')} — ${kind === 'once' ? 'ran' : 'ready, then stopped'}, exit 0`);

@@ -42,19 +42,20 @@ export function freePort(): Promise<number> {
 /**
  * Starts a Node process; its stdout and stderr go to ours (stderr), so the report on stdout stays
  * clean; `discardStdout` sends its stdout (request logs) to /dev/null instead. `meterGc` preloads
- * bench/gc-meter.js (read with readGcTotals in gc.ts). A process that exits before it is stopped
- * fails the benchmark.
+ * bench/gc-meter.js (read with readGcTotals in gc.ts); `cwd` is its working directory (ours by
+ * default). A process that exits before it is stopped fails the benchmark.
  */
 export function startNode(
   name: string,
   args: string[],
   env: NodeJS.ProcessEnv,
   port: number,
-  { discardStdout = false, meterGc = false }: { discardStdout?: boolean; meterGc?: boolean } = {},
+  { discardStdout = false, meterGc = false, cwd }: { discardStdout?: boolean; meterGc?: boolean; cwd?: string } = {},
 ): Service {
   const gcFile = meterGc ? join(tmpdir(), `bench-gc-${randomBytes(6).toString('hex')}.json`) : undefined;
   const child = spawn(process.execPath, gcFile ? ['-r', GC_METER, ...args] : args, {
     env: gcFile ? { ...env, BENCH_GC_FILE: gcFile } : env,
+    cwd,
     stdio: ['ignore', discardStdout ? 'ignore' : 'pipe', 'pipe'],
   });
   child.stdout?.pipe(process.stderr, { end: false });

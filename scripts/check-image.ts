@@ -1,38 +1,54 @@
-#!/usr/bin/env node
 /**
  * The image, built and started without a container engine: each stage of the Dockerfile in a
  * directory of its own (`COPY` from the build context, minus `.dockerignore`, or from an earlier
  * stage; `RUN` in the stage's `WORKDIR` with its `ENV`), on the Node major version of its `FROM`
  * image; then, in the last stage's directory, each command the Compose file runs from the image
  * (and the image's own `CMD`) against a database of its own: the API until `/health/ready`
- * answers, the worker until it says it runs, a one-shot command until it exits; each must exit 0
- * on SIGTERM (or by itself).
+ * answers, the worker until it says it runs, a one-shot command until it exits; each must end
+ * with code 0, the servers on SIGTERM.
  *
  * What it cannot check is the base image itself (its Node build, its `node` user), so where a
  * Docker engine answers, `.ci/run` builds the real image as well.
  *
- *   node scripts/check-image.mjs        (from the repository; PostgreSQL and Redis as for the tests)
+ *   npm run check:image        (PostgreSQL and Redis as for the tests)
  *   DATABASE_ADMIN_URL [postgres://postgres@127.0.0.1:5432/postgres]   REDIS_URL [redis://127.0.0.1:6379]
  *   CHECK_IMAGE_KEEP=1 keeps the stages' directories
  */
-import { execSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { execSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { freePort, killChildrenOnExit, startNode, stop, waitUntilServing } from '../bench/processes';
+import { clearRedisPrefix } from '../bench/redis';
+import { dropDatabase, ensureDatabase } from '../src/database/bootstrap';
 
-const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
-const { Client } = createRequire(join(ROOT, 'package.json'))('pg');
+const ROOT = resolve(__dirname, '..');
 const ADMIN_URL = process.env.DATABASE_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+/** How long a command may take to be ready, or a one-shot command to finish. */
+const READY_MS = 120_000;
+
 const started = Date.now();
-const log = (message) => process.stderr.write(`[image] ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s  ${message}\n`);
+const log = (message: string) => process.stderr.write(`[image] ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s  ${message}\n`);
+
+interface Instruction {
+  instruction: string;
+  args: string;
+}
+
+interface Stage {
+  name: string;
+  /** The directory that stands for the stage's `/`. */
+  root: string;
+  workdir: string;
+  env: Record<string, string>;
+  cmd: string[] | null;
+}
 
 /** The Dockerfile's instructions, continuation lines joined, comments and parser directives dropped. */
-export function parseDockerfile(text) {
-  const instructions = [];
+function parseDockerfile(text: string): Instruction[] {
+  const instructions: Instruction[] = [];
   let pending = '';
   for (const raw of text.split('\n')) {
     const line = raw.trim();
@@ -41,16 +57,15 @@ export function parseDockerfile(text) {
       pending += `${line.slice(0, -1)} `;
       continue;
     }
-    const whole = pending + line;
+    const [, instruction, args] = /^(\S+)\s*(.*)$/.exec(pending + line)!;
     pending = '';
-    const [, instruction, args] = /^(\S+)\s*(.*)$/.exec(whole);
     instructions.push({ instruction: instruction.toUpperCase(), args });
   }
   return instructions;
 }
 
 /** `.dockerignore`'s patterns; only plain paths, which is all this repository uses. */
-function dockerignore() {
+function dockerignore(): string[] {
   const file = join(ROOT, '.dockerignore');
   if (!existsSync(file)) return [];
   const patterns = readFileSync(file, 'utf8')
@@ -64,65 +79,48 @@ function dockerignore() {
 }
 
 /** The Compose file's commands for the services built from this image, by service name. */
-export function composeCommands(text) {
-  const services = {};
-  let current = null;
+function composeCommands(text: string): Array<[string, string[]]> {
+  const services: Array<{ name: string; build: boolean; command: string[] | null }> = [];
   let inServices = false;
   for (const line of text.split('\n')) {
-    if (/^services:\s*$/.test(line)) inServices = true;
-    else if (/^\S/.test(line)) inServices = false;
+    if (/^\S/.test(line)) inServices = /^services:\s*$/.test(line);
     const service = inServices ? /^ {2}([\w-]+):\s*$/.exec(line) : null;
-    if (service) current = services[service[1]] = { build: false, command: null };
+    const current = services.at(-1);
+    if (service) services.push({ name: service[1], build: false, command: null });
     else if (current && /^ {4}build:\s*\.\s*$/.test(line)) current.build = true;
     else if (current && /^ {4}command:/.test(line)) {
       const list = /^ {4}command:\s*(\[.*\])\s*$/.exec(line);
       if (!list) throw new Error(`docker-compose.yml: a command this check cannot read: ${line.trim()}`);
-      current.command = JSON.parse(list[1].replaceAll("'", '"'));
+      current.command = JSON.parse(list[1].replaceAll("'", '"')) as string[];
     }
   }
-  return Object.fromEntries(
-    Object.entries(services)
-      .filter(([, s]) => s.build && s.command)
-      .map(([name, s]) => [name, s.command]),
-  );
-}
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolvePort(port));
-    });
-  });
+  return services.filter((s) => s.build && s.command).map((s) => [s.name, s.command!]);
 }
 
 /**
  * The environment of a `RUN`: this machine's (its PATH, HOME and npm settings), without what the
  * base image would not set — NODE_ENV would make `npm ci` skip the build's dev dependencies.
  */
-function buildEnvironment() {
+function buildEnvironment(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV' && !name.startsWith('npm_')));
 }
 
 /** Builds every stage into `stages`; returns the last one. */
-function build(instructions, stages) {
+function build(instructions: Instruction[], stages: Stage[]): Stage {
   const ignored = dockerignore();
-  const isIgnored = (path) => {
+  const isIgnored = (path: string) => {
     const rel = relative(ROOT, path);
     return ignored.some((pattern) => rel === pattern || rel.startsWith(`${pattern}/`));
   };
-  let stage = null;
-  const inStage = (s, path) => join(s.root, isAbsolute(path) ? path : join(s.workdir, path));
+  const inStage = (s: Stage, path: string) => join(s.root, isAbsolute(path) ? path : join(s.workdir, path));
+  let stage: Stage | null = null;
   for (const { instruction, args } of instructions) {
     if (instruction === 'FROM') {
       const [image, as, name] = args.split(/\s+/);
       const major = /^node:(\d+)[-.]/.exec(image)?.[1];
       if (!major) throw new Error(`FROM ${image}: this check knows only node:<major>-… images`);
-      if (process.versions.node.split('.')[0] !== major) {
+      if (process.versions.node.split('.')[0] !== major)
         throw new Error(`FROM ${image} needs Node ${major}; this is Node ${process.versions.node}`);
-      }
       stage = {
         name: as?.toUpperCase() === 'AS' ? name : String(stages.length),
         root: mkdtempSync(join(tmpdir(), 'image-stage-')),
@@ -149,11 +147,11 @@ function build(instructions, stages) {
       }
       case 'COPY': {
         const parts = args.split(/\s+/);
-        const fromName = parts[0].startsWith('--from=') ? parts.shift().slice('--from='.length) : null;
+        const fromName = parts[0].startsWith('--from=') ? parts.shift()!.slice('--from='.length) : null;
         const from = fromName === null ? null : stages.find((s) => s.name === fromName);
         if (from === undefined) throw new Error(`COPY ${args}: no stage ${fromName}`);
         if (parts.some((p) => p.startsWith('--'))) throw new Error(`COPY ${args}: options other than --from need a real Docker build`);
-        const dest = parts.pop();
+        const dest = parts.pop()!;
         const destPath = inStage(stage, dest);
         const intoDirectory = parts.length > 1 || dest.endsWith('/');
         for (const source of parts) {
@@ -176,7 +174,7 @@ function build(instructions, stages) {
         });
         break;
       case 'CMD':
-        stage.cmd = JSON.parse(args);
+        stage.cmd = JSON.parse(args) as string[];
         break;
       case 'USER':
       case 'EXPOSE':
@@ -190,82 +188,55 @@ function build(instructions, stages) {
   return stage;
 }
 
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-/** Resolves null after `ms` without keeping the process alive, for a race the other side usually wins. */
-const timeout = (ms) => new Promise((done) => setTimeout(() => done(null), ms).unref());
-
-/** What tells that a long-running command is up; a command with neither runs once and exits. */
-function readiness(args) {
-  if (args.includes('dist/main.js')) return 'http';
-  if (args.includes('dist/worker.js')) return 'worker';
-  return 'once';
+/** Polls until the process has written a line matching `pattern`, or fails after READY_MS. */
+async function waitForLine(service: ReturnType<typeof startNode>, pattern: RegExp): Promise<void> {
+  let output = '';
+  service.child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  service.child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const deadline = Date.now() + READY_MS;
+  while (!pattern.test(output)) {
+    if (service.child.exitCode !== null) throw new Error(`${service.name} exited with code ${service.child.exitCode} while starting`);
+    if (Date.now() > deadline) throw new Error(`${service.name} did not write ${pattern} within ${READY_MS / 1000} s`);
+    await new Promise((done) => setTimeout(done, 250));
+  }
 }
 
 /**
- * Runs one of the image's commands in the last stage's WORKDIR: a server until it is ready, then
- * SIGTERM; a one-shot command until it exits. Either must end with code 0.
+ * One of the image's commands in the last stage's WORKDIR: the API until `/health/ready`
+ * answers, the worker until it says it runs, then SIGTERM; anything else until it exits. It must
+ * end with code 0.
  */
-async function runCommand(name, command, stage, env) {
+async function runCommand(name: string, command: string[], stage: Stage, env: NodeJS.ProcessEnv): Promise<void> {
   const [program, ...args] = command;
   if (program !== 'node') throw new Error(`${name}: ${program} — only node commands are checked`);
-  const child = spawn(process.execPath, args, { cwd: join(stage.root, stage.workdir), env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  let exit = null;
-  const exited = new Promise((done) => child.once('exit', (code, signal) => done((exit = { code, signal }))));
-  const fail = (why) => {
-    child.kill('SIGKILL');
-    throw new Error(`${name} (${command.join(' ')}): ${why}\n${output.slice(-4000)}`);
-  };
-  const kind = readiness(args);
-  const deadline = Date.now() + 120_000;
-  if (kind !== 'once') {
-    for (;;) {
-      if (exit) fail(`exited before it was ready (${JSON.stringify(exit)})`);
-      if (kind === 'worker' && /Workers running/.test(output)) break;
-      if (kind === 'http') {
-        const ready = await fetch(`http://127.0.0.1:${env.PORT}/health/ready`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (ready) break;
-      }
-      if (Date.now() > deadline) fail('not ready within 120 s');
-      await sleep(250);
-    }
-    child.kill('SIGTERM');
+  const cwd = join(stage.root, stage.workdir);
+  const server = args.includes('dist/main.js') ? 'api' : args.includes('dist/worker.js') ? 'worker' : null;
+  if (!server) {
+    const run = spawnSync(process.execPath, args, { cwd, env, stdio: ['ignore', 2, 2], timeout: READY_MS });
+    if (run.status !== 0) throw new Error(`${name} (${command.join(' ')}) ended with ${run.status ?? run.signal}`);
+    log(`${name}: ${command.join(' ')} — ran, exit 0`);
+    return;
   }
-  const ended = await Promise.race([exited, timeout(kind === 'once' ? Math.max(0, deadline - Date.now()) : 30_000)]);
-  if (!ended) fail(kind === 'once' ? 'did not exit within 120 s' : 'did not stop within 30 s of SIGTERM');
-  if (ended.code !== 0) fail(`exited with ${JSON.stringify(ended)}`);
-  log(`${name}: ${command.join(' ')} — ${kind === 'once' ? 'ran' : 'ready, then stopped'}, exit 0`);
-}
-
-async function main() {
-  const stages = [];
+  const service = startNode(name, args, env, Number(env.PORT), { cwd });
   try {
-    const last = build(parseDockerfile(readFileSync(join(ROOT, 'Dockerfile'), 'utf8')), stages);
-    if (!last.cmd) throw new Error('the Dockerfile has no CMD');
-    const commands = Object.entries(composeCommands(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8')));
-    if (!commands.some(([, command]) => JSON.stringify(command) === JSON.stringify(last.cmd))) commands.push(['CMD', last.cmd]);
-    await runAll(commands, last);
-    log(`the image builds on Node ${process.versions.node}, and ${commands.map(([name]) => name).join(', ')} run from it`);
-  } finally {
-    if (process.env.CHECK_IMAGE_KEEP !== '1') for (const stage of stages) rmSync(stage.root, { recursive: true, force: true });
+    if (server === 'api') await waitUntilServing(service, '/health/ready', READY_MS);
+    else await waitForLine(service, /Workers running/);
+  } catch (error) {
+    await stop(service);
+    throw error;
   }
+  const code = await stop(service);
+  if (code !== 0) throw new Error(`${name} (${command.join(' ')}) exited with ${code} on SIGTERM`);
+  log(`${name}: ${command.join(' ')} — ready, then stopped, exit 0`);
 }
 
 /** The commands in turn, against a database and a Redis key prefix of their own, removed after. */
-async function runAll(commands, stage) {
+async function runAll(commands: Array<[string, string[]]>, stage: Stage): Promise<void> {
   const suffix = randomBytes(4).toString('hex');
-  const database = `bi_image_check_${suffix}`;
   const prefix = `image-check-${suffix}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
   const databaseUrl = new URL(ADMIN_URL);
-  databaseUrl.pathname = `/${database}`;
+  databaseUrl.pathname = `/bi_image_check_${suffix}`;
+  await ensureDatabase(databaseUrl.toString());
   try {
     for (const [name, command] of commands) {
       const env = {
@@ -283,31 +254,27 @@ async function runAll(commands, stage) {
       await runCommand(name, command, stage, env);
     }
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-    await clearRedisPrefix(prefix);
+    await dropDatabase(databaseUrl.toString());
+    await clearRedisPrefix(REDIS_URL, prefix);
   }
 }
 
-async function clearRedisPrefix(prefix) {
-  const Redis = createRequire(join(ROOT, 'package.json'))('ioredis');
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
+async function main(): Promise<void> {
+  killChildrenOnExit();
+  const stages: Stage[] = [];
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    const last = build(parseDockerfile(readFileSync(join(ROOT, 'Dockerfile'), 'utf8')), stages);
+    if (!last.cmd) throw new Error('the Dockerfile has no CMD');
+    const commands = composeCommands(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'));
+    if (!commands.some(([, command]) => JSON.stringify(command) === JSON.stringify(last.cmd))) commands.push(['CMD', last.cmd]);
+    await runAll(commands, last);
+    log(`the image builds on Node ${process.versions.node}, and ${commands.map(([name]) => name).join(', ')} run from it`);
   } finally {
-    redis.disconnect();
+    if (process.env.CHECK_IMAGE_KEEP !== '1') for (const stage of stages) rmSync(stage.root, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
-  main().catch((error) => {
-    log(error instanceof Error ? error.message : String(error));
-    process.exit(1);
-  });
-}
+main().catch((error: unknown) => {
+  log(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

@@ -40,7 +40,8 @@ import {
 } from './http';
 import type { PipelineBenchResult } from './pipeline';
 import { formatEvaluatorBench, runEvaluatorBench } from './evaluator';
-import { freePort, killChildrenOnExit, RssSampler, Service, startNode, stop, waitUntilServing } from './processes';
+import { killChildrenOnExit, RssSampler, Service, startNode, stop, waitUntilServing } from './processes';
+import { freePort } from '../test/support/ports';
 import { formatProfileSummary, ProfileSummary, summariseProfile } from './profile-summary';
 import { evaluateTargets, FloorEntry, HttpSummary, printReport, summariseHttp, writeResults } from './report';
 import { FLOOR_STACKS } from './stack-floor';

@@ -19,7 +19,8 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
-import { freePort, killChildrenOnExit, startNode, stop, waitUntilServing } from '../bench/processes';
+import { killChildrenOnExit, startNode, stop, waitUntilServing } from '../bench/processes';
+import { freePort } from '../test/support/ports';
 import { clearRedisPrefix } from '../bench/redis';
 import { dropDatabase, ensureDatabase } from '../src/database/bootstrap';
 

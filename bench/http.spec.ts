@@ -1,4 +1,4 @@
-import { combineRounds, Round } from './http';
+import { combineRounds, Round, roundRatios } from './http';
 
 function round(latencies: Record<number, number[]>, extra: Partial<Round> = {}, seconds = 5): Round {
   const map = new Map(Object.entries(latencies).map(([status, times]) => [Number(status), times]));
@@ -50,5 +50,19 @@ describe('combineRounds', () => {
     expect(unmetered).not.toHaveProperty('gc_per_request');
     expect(unmetered).not.toHaveProperty('max_rss_mb');
     expect(combineRounds([round({ 200: [1] }, { max_rss_mb: 210 }), round({ 200: [1] }, { max_rss_mb: 250 })]).max_rss_mb).toBe(250);
+  });
+});
+
+describe('roundRatios', () => {
+  // `round(…, {}, seconds)` with n latencies is n requests in that many seconds.
+  const rounds = (...perRound: Array<[number, number]>) =>
+    perRound.map(([requests, seconds]) => round({ 200: Array(requests).fill(1) }, {}, seconds));
+
+  it('is the API ÷ baseline requests per second of each pair of turns, in their order', () => {
+    expect(roundRatios(rounds([80, 1], [90, 2]), rounds([100, 1], [50, 1]))).toEqual([0.8, 0.9]);
+  });
+
+  it('leaves out a turn whose baseline answered nothing or did not run', () => {
+    expect(roundRatios(rounds([80, 1], [90, 1], [70, 1]), rounds([0, 1], [100, 1]))).toEqual([0.9]);
   });
 });

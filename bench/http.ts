@@ -71,6 +71,11 @@ export interface ScenarioResult {
   baseline: LoadResult;
   /** API ÷ baseline requests per second. */
   ratio: number;
+  /**
+   * The same ratio for each turn: the API's round i against the baseline's round i. How far they
+   * spread is the run's own noise, which a ratio near its target should be read against.
+   */
+  round_ratios?: number[];
   /** API ÷ baseline CPU time per request (how many times the baseline's work the API spends). */
   cpu_ratio: number | null;
   /**
@@ -453,6 +458,12 @@ export function combineRounds(rounds: Round[]): LoadResult {
   };
 }
 
+/** API ÷ baseline requests per second of each pair of turns (see `ScenarioResult.round_ratios`). */
+export function roundRatios(api: Round[], baseline: Round[]): number[] {
+  const rate = (round: Round) => (round.load.duration_s > 0 ? round.load.requests / round.load.duration_s : 0);
+  return api.flatMap((round, i) => (baseline[i] && rate(baseline[i]) > 0 ? [round2(rate(round) / rate(baseline[i]))] : []));
+}
+
 /** The scenario's warm-up on one server, not recorded; RSS is sampled during it. */
 async function warm(service: Service, scenario: Scenario, options: LoadOptions, rss?: RssSampler): Promise<void> {
   if (options.warmupSeconds <= 0) return;
@@ -525,6 +536,7 @@ export async function runScenarios(
       api: apiResult,
       baseline: baselineResult,
       ratio: baselineResult.requests_per_second > 0 ? round2(apiResult.requests_per_second / baselineResult.requests_per_second) : 0,
+      round_ratios: roundRatios(apiRounds, baselineRounds),
       cpu_ratio:
         apiResult.cpu_us_per_request !== null && baselineResult.cpu_us_per_request
           ? round2(apiResult.cpu_us_per_request / baselineResult.cpu_us_per_request)

@@ -1,5 +1,5 @@
 import type { LoadResult, ScenarioResult } from './http';
-import { evaluateTargets, FloorEntry, floorOverhead, stackCeiling, summariseHttp } from './report';
+import { evaluateTargets, FloorEntry, floorOverhead, roundSpread, stackCeiling, summariseHttp } from './report';
 
 function load(requestsPerSecond: number, cpuUs: number | null, p50 = 1): LoadResult {
   return {
@@ -93,5 +93,32 @@ describe('summariseHttp with the stack floor', () => {
     expect(summary.stack_floor).toBeNull();
     expect(summary.scenarios.every((s) => s.stack_ceiling === undefined)).toBe(true);
     expect(evaluateTargets(summary, null)[0].value).toBe(`${540 / 755}`);
+  });
+});
+
+describe('the targets with the turns of a run', () => {
+  const turns: ScenarioResult = {
+    ...scenario('signals_by_buyer', load(780, 280), load(1_000, 220)),
+    ratio: 0.78,
+    round_ratios: [0.81, 0.74, 0.79],
+  };
+  const pages = [
+    scenario('signals_first_page', load(540, 1_960), load(755, 1_273)),
+    scenario('signals_deep_page', load(560, 1_720), load(730, 1_240)),
+    scenario('kb_topic_write', load(2_100, 480), load(5_600, 119), null),
+  ];
+
+  it("name the lowest and highest per-turn ratio beside the run's own", () => {
+    expect(roundSpread(turns.round_ratios)).toBe('rounds 0.74–0.81');
+    const target = evaluateTargets(summariseHttp([...pages, turns], 20, 250, null), null).find((t) =>
+      t.target.startsWith('signals_by_buyer'),
+    );
+    expect(target).toEqual({ target: 'signals_by_buyer: API ≥ 0.8 × baseline req/s', value: '0.78 (rounds 0.74–0.81)', pass: false });
+  });
+
+  it('say nothing of the turns when there was only one', () => {
+    expect(roundSpread([0.8])).toBe('');
+    expect(roundSpread(undefined)).toBe('');
+    expect(evaluateTargets(summariseHttp(pages, 20, 250, null), null)[0].value).toBe(`${540 / 755}`);
   });
 });

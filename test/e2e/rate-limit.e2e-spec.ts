@@ -3,11 +3,13 @@ import { Test } from '@nestjs/testing';
 import { getStorageToken } from '@nestjs/throttler';
 import type { AddressInfo } from 'node:net';
 import { Agent, get as httpGet } from 'node:http';
+import Redis from 'ioredis';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
 import { AppConfig } from '../../src/config/config';
 import { RedisThrottlerStorage } from '../../src/shared/interface/http/rate-limit-storage';
 import { expectError } from '../support/assertions';
+import { freePort } from '../support/ports';
 import { RedisServer, startAppWithPrivateRedis } from '../support/redis-server';
 import { apiApplication, startTestApp, TestApp } from '../support/test-app';
 
@@ -142,6 +144,47 @@ describe('per-workspace rate limit', () => {
       expectError(await instances[0].get('/v1/kb/icps').set('Authorization', ws.auth), 429, 'rate_limit_exceeded');
     } finally {
       await second.close();
+    }
+  });
+
+  it('counts from the first request of a new instance: it starts once its store is ready', async () => {
+    const connecting = new Redis(t.config.redisUrl, { enableOfflineQueue: false });
+    const storage = new RedisThrottlerStorage(connecting);
+    try {
+      expect(connecting.status).not.toBe('ready');
+      await storage.onApplicationBootstrap();
+      expect(connecting.status).toBe('ready');
+    } finally {
+      storage.onModuleDestroy();
+    }
+
+    const bootstrap = jest.spyOn(RedisThrottlerStorage.prototype, 'onApplicationBootstrap');
+    const second = await secondInstance(t.config);
+    try {
+      expect(bootstrap).toHaveBeenCalledTimes(1);
+      const ws = await t.newWorkspace();
+      const responses = await Promise.all(
+        Array.from({ length: LIMIT + 2 }, () => request(second.getHttpServer()).get('/v1/kb/icps').set('Authorization', ws.auth)),
+      );
+      expect(responses.map((res) => res.status).sort()).toEqual([...Array<number>(LIMIT).fill(200), 429, 429]);
+    } finally {
+      bootstrap.mockRestore();
+      await second.close();
+    }
+  });
+
+  it('waits for a Redis that does not answer only up to its bound, then starts and fails open', async () => {
+    const unreachable = new Redis({ port: await freePort(), enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => 200 });
+    unreachable.on('error', () => undefined);
+    const storage = new RedisThrottlerStorage(unreachable, 300);
+    try {
+      const started = Date.now();
+      await storage.onApplicationBootstrap();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      expect(unreachable.status).not.toBe('ready');
+      await expect(storage.increment('nobody', 60_000, LIMIT, 60_000, 'default')).rejects.toThrow();
+    } finally {
+      storage.onModuleDestroy();
     }
   });
 

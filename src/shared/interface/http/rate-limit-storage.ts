@@ -1,4 +1,4 @@
-import { OnModuleDestroy } from '@nestjs/common';
+import { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import DataLoader from 'dataloader';
 import type { RedisClient } from '../../infrastructure/redis';
@@ -61,11 +61,14 @@ type CountHits = (hitsKey: string, blockKey: string, ttl: number, limit: number,
  * in one slot, and each tag names one workspace or address, so that the counters spread over the
  * cluster's nodes.
  */
-export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy {
+export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationBootstrap, OnModuleDestroy {
   private readonly countHits: CountHits;
   private readonly hits = new DataLoader<Hit, ThrottlerStorageRecord>((batch) => this.countBatch(batch), turnBatching(1_000));
 
-  constructor(readonly redis: RedisClient) {
+  constructor(
+    readonly redis: RedisClient,
+    private readonly startupWaitMs = 2_000,
+  ) {
     redis.defineCommand('rateLimitCountHits', { numberOfKeys: 2, lua: COUNT_HITS });
     this.countHits = (redis as unknown as { rateLimitCountHits: CountHits }).rateLimitCountHits.bind(redis);
   }
@@ -81,6 +84,25 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
   async blockedFor(key: string, throttlerName: string): Promise<number> {
     const left = await this.redis.pttl(`${key}:${throttlerName}:blocked`);
     return left > 0 ? left : 0;
+  }
+
+  /**
+   * Before the application serves: waits for the client to be ready, at most `startupWaitMs`, so
+   * that a new instance counts its first requests instead of letting them through while it
+   * connects (the client refuses commands until then, and a refused count fails open). A Redis
+   * that is not ready by then leaves the limit failing open, as it would later.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.startupWaitMs);
+      this.redis.once('ready', done);
+    });
   }
 
   onModuleDestroy(): void {

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { killChildrenOnExit, startNode, stop, waitUntilServing } from '../bench/processes';
 import { freePort } from '../test/support/ports';
+import { waitFor } from '../test/support/wait';
 import { clearRedisPrefix } from '../bench/redis';
 import { dropDatabase, ensureDatabase } from '../src/database/bootstrap';
 
@@ -189,17 +190,17 @@ function build(instructions: Instruction[], stages: Stage[]): Stage {
   return stage;
 }
 
-/** Polls until the process has written a line matching `pattern`, or fails after READY_MS. */
+/** Until the process has written a line matching `pattern` (test/support's poll), or fails after READY_MS. */
 async function waitForLine(service: ReturnType<typeof startNode>, pattern: RegExp): Promise<void> {
   let output = '';
   service.child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   service.child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const deadline = Date.now() + READY_MS;
-  while (!pattern.test(output)) {
-    if (service.child.exitCode !== null) throw new Error(`${service.name} exited with code ${service.child.exitCode} while starting`);
-    if (Date.now() > deadline) throw new Error(`${service.name} did not write ${pattern} within ${READY_MS / 1000} s`);
-    await new Promise((done) => setTimeout(done, 250));
-  }
+  const exitCode = await waitFor(
+    () => service.child.exitCode,
+    (code) => code !== null || pattern.test(output),
+    { timeoutMs: READY_MS, intervalMs: 250, what: `${service.name} to write ${pattern}` },
+  );
+  if (exitCode !== null) throw new Error(`${service.name} exited with code ${exitCode} while starting`);
 }
 
 /**

@@ -3,10 +3,10 @@ import { Test } from '@nestjs/testing';
 import { getStorageToken } from '@nestjs/throttler';
 import type { AddressInfo } from 'node:net';
 import { Agent, get as httpGet } from 'node:http';
-import Redis from 'ioredis';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
 import { AppConfig } from '../../src/config/config';
+import { createRedisClient } from '../../src/shared/infrastructure/redis';
 import { RedisThrottlerStorage } from '../../src/shared/interface/http/rate-limit-storage';
 import { expectError } from '../support/assertions';
 import { freePort } from '../support/ports';
@@ -148,7 +148,7 @@ describe('per-workspace rate limit', () => {
   });
 
   it('counts from the first request of a new instance: it starts once its store is ready', async () => {
-    const connecting = new Redis(t.config.redisUrl, { enableOfflineQueue: false });
+    const connecting = createRedisClient(t.config, { enableOfflineQueue: false });
     const storage = new RedisThrottlerStorage(connecting);
     try {
       expect(connecting.status).not.toBe('ready');
@@ -174,7 +174,10 @@ describe('per-workspace rate limit', () => {
   });
 
   it('waits for a Redis that does not answer only up to its bound, then starts and fails open', async () => {
-    const unreachable = new Redis({ port: await freePort(), enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => 200 });
+    const unreachable = createRedisClient(
+      { redisUrl: `redis://127.0.0.1:${await freePort()}`, redisClusterNodes: null },
+      { enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => 200 },
+    );
     unreachable.on('error', () => undefined);
     const storage = new RedisThrottlerStorage(unreachable, 300);
     try {

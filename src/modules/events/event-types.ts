@@ -46,4 +46,5 @@ export function subscribes(patterns: readonly string[], type: string): boolean {
   );
 }
 
-export const eventTypesParser: QueryParser = (value, name) => selectTypes(value, name);
+/** The events list's `type` parameter: `selectTypes` as a query parser. */
+export const eventTypesParser: QueryParser = selectTypes;

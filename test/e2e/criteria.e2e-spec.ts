@@ -180,6 +180,28 @@ describe('POST /v1/kb/icps/criteria and /v1/kb/personas/criteria (drafts)', () =
     expect(draftPersona.body).toEqual(storedPersona.body);
   });
 
+  test('reads a description sent with \\r\\n line breaks as the same text with \\n, its spans on the text as sent', async () => {
+    const ws = await t.newWorkspace();
+    const lf = 'Construction firms in Latin America\n\nAvoid\nBrazil\n\nNice to have:\n- Series B';
+    const crlf = lf.replace(/\n/g, '\r\n');
+    const read = (description: string) => t.http.post('/v1/kb/icps/criteria').set('Authorization', ws.auth).send({ description });
+    const [unix, windows] = await Promise.all([read(lf), read(crlf)]);
+    expect(windows.status).toBe(200);
+    const meaning = (body: { criteria: Array<Record<string, unknown>> }) =>
+      body.criteria.map(({ kind, negated, values }) => ({ kind, negated, values }));
+    expect(meaning(windows.body)).toEqual(meaning(unix.body));
+    expect(windows.body.criteria).toContainEqual(
+      expect.objectContaining({
+        kind: 'exclusion',
+        values: [{ kind: 'country', value: 'Brazil' }],
+        spans: [expect.objectContaining({ text: 'Brazil' })],
+      }),
+    );
+    expect(windows.body.criteria.map((c: { kind: string }) => c.kind)).not.toContain('funding');
+    expect(windows.body.description).toBe(crlf);
+    expect(slices(windows.body)).toBe(true);
+  });
+
   test('states the defaults it assumed, and reads a text of no criteria as context, filler words left out', async () => {
     const ws = await t.newWorkspace();
     const sized = await t.http.post('/v1/kb/icps/criteria').set('Authorization', ws.auth).send({ description: 'Mid-market fintech' });

@@ -78,6 +78,18 @@ describe('readDescription: spans', () => {
     expectConsistent(reading);
   });
 
+  it('spans the lines under a numbered heading, or one written with \\r\\n, as the parser reads them', () => {
+    for (const description of [
+      'Construction firms\n1. Avoid\n2. Brazil\n3. Publicly listed companies',
+      'Target\r\nConstruction firms\r\n\r\nAvoid\r\nBrazil\r\nPublicly listed companies',
+    ]) {
+      const reading = read(description);
+      expect(spansOf(reading, 'exclusion')).toEqual(['Brazil', 'Publicly listed companies']);
+      expect(texts(reading.ignored)).not.toContain('Brazil');
+      expectConsistent(reading);
+    }
+  });
+
   it('keeps a negation out of the span of what it leaves wanted', () => {
     const reading = read('Fintech and banks, not agencies');
     expect(spansOf(reading, 'industry')).toEqual(['Fintech and banks']);

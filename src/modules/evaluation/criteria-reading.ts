@@ -16,7 +16,7 @@
  * Work is bounded: a segment of more than `MAX_ABLATION_WORDS` words, or one past the reading's
  * budget of parsed characters, keeps the whole segment as its span.
  */
-import { isCriteriaHeading, isCriteriaLabel } from '../pipeline/profile-reading';
+import { criteriaHeadings, isCriteriaLabel } from '../pipeline/profile-reading';
 import type { CriterionReading, ExcludedValue, ReadRange } from '../pipeline/profile-reading';
 import type { Subject } from '../pipeline/profile-judge';
 
@@ -166,28 +166,6 @@ function wordsIn(text: string, offset: number): Word[] {
     words.push({ start: offset + m.index + lead, end: offset + m.index + lead + core });
   }
   return words;
-}
-
-/**
- * Headings and the stretch of lines under each, up to a blank line or the next heading: the
- * parser reads those lines under their heading ("Avoid" then "Brazil" excludes Brazil), so a
- * segment among them is read after its heading too.
- */
-function headingsOf(description: string): Array<{ text: string; from: number; to: number }> {
-  const out: Array<{ text: string; from: number; to: number }> = [];
-  let open: { text: string; from: number; to: number } | null = null;
-  for (const line of description.matchAll(/[^\n]*(?:\n|$)/gu)) {
-    if (line[0] === '') break;
-    const text = line[0].replace(/\r?\n$/, '');
-    if (text.trim() === '' || isCriteriaHeading(text)) {
-      if (open) out.push(open);
-      open = text.trim() === '' ? null : { text: `${text}\n`, from: line.index + line[0].length, to: line.index + line[0].length };
-      continue;
-    }
-    if (open) open.to = line.index + line[0].length;
-  }
-  if (open) out.push(open);
-  return out;
 }
 
 /** Lines, then sentences within them; whitespace at the ends is left out. */
@@ -364,10 +342,12 @@ function ignoredIn(description: string, segments: readonly Segment[], spans: rea
 /** The whole reading of `description`: its criteria with their spans, what was ignored, and what was assumed. */
 export function readDescription(read: ReadCriteria, subject: Subject, description: string): CriteriaReading {
   const whole = read(subject, description);
-  const headings = headingsOf(description);
+  // A segment under a heading is read after it, as the parser reads it ("Avoid" then "Brazil" excludes Brazil).
+  const headings = criteriaHeadings(description);
   const segments: Segment[] = segmentsOf(description).map(({ start, end }) => {
     const text = description.slice(start, end);
-    const context = headings.find((h) => h.from <= start && start < h.to)?.text ?? '';
+    const heading = headings.find((h) => h.from <= start && start < h.to);
+    const context = heading === undefined ? '' : `${heading.text}\n`;
     return { start, end, text, context, words: wordsIn(text, start), criteria: read(subject, context + text) };
   });
 

@@ -1,6 +1,6 @@
 import { describeCriterion } from './domain/checks';
 import { stageLabel, TYPE_LABEL } from './domain/company-terms';
-import { Criterion, isLabel, isSectionHeading, parseCriteria, Subject } from './domain/criteria';
+import { Criterion, isLabel, linesOf, parseCriteria, sectionsOf, Subject } from './domain/criteria';
 import { countryName, stateName } from './domain/geo';
 import { NumberRange } from './domain/ranges';
 import { FUNCTION_LABEL, industryLabel, TIER_LABEL } from './domain/taxonomy';
@@ -180,9 +180,18 @@ export function isCriteriaLabel(words: string): boolean {
   return isLabel(words);
 }
 
-/** Whether a line is a heading whose following lines are read under it ("Avoid", "Out of scope:"). */
-export function isCriteriaHeading(line: string): boolean {
-  return isSectionHeading(line);
+/**
+ * The headings of a description that stand alone on their line, each with the stretch of text the
+ * evaluator reads under it (`sectionsOf`): from the end of the heading's line to the end of the last
+ * line under it (`from` when there is none). `text` is the heading's line.
+ */
+export function criteriaHeadings(description: string): Array<{ text: string; from: number; to: number }> {
+  const lines = linesOf(description);
+  return sectionsOf(lines.map((line) => line.text)).map((section) => {
+    const heading = lines[section.heading];
+    const last = section.items.length === 0 ? heading : lines[section.items[section.items.length - 1]];
+    return { text: heading.text, from: heading.end, to: last.end };
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Criterion, CriterionKind, parseCriteria } from './criteria';
+import { Criterion, CriterionKind, linesOf, parseCriteria, sectionsOf } from './criteria';
 
 const LABELLED_ICP =
   'Fintech and insurance companies. Industries: Financial Services, Insurance. Employees: 50-1000. Revenue: $10M-$500M. Countries: Germany, France, Netherlands. Funding: Series A, Series B.';
@@ -853,6 +853,15 @@ describe('parseCriteria: layouts pasted from elsewhere', () => {
     expect(kinds(criteria)).not.toContain('country');
   });
 
+  it('reads a text written with Windows or old Mac line breaks as with \\n', () => {
+    const lf = 'Target\nConstruction firms\n250–5,000 employees\n\nAvoid\nBrazil\nPublicly listed companies\n\nNice to have:\n- US HQ';
+    const expected = parseCriteria(lf, 'icp');
+    expect(find(expected, 'exclusion').countries).toEqual(['BR']);
+    expect(kinds(expected)).not.toContain('country');
+    expect(parseCriteria(lf.replace(/\n/g, '\r\n'), 'icp')).toEqual(expected);
+    expect(parseCriteria(lf.replace(/\n/g, '\r'), 'icp')).toEqual(expected);
+  });
+
   it('does not read list numbering as numbers', () => {
     const criteria = parseCriteria('1. Chemicals manufacturers\n2. North of 500 employees\n3. HQ in Germany', 'icp');
     expect(find(criteria, 'employees').ranges).toEqual([{ min: 500, max: null, minExclusive: true, maxExclusive: false }]);
@@ -930,5 +939,25 @@ describe('parseCriteria: two exclusions in one sentence', () => {
     );
     expect(exclusion.functions).toEqual(['it_support']);
     expect(exclusion.titles).toContainEqual(expect.objectContaining({ tiers: ['manager'], functions: ['product'] }));
+  });
+});
+
+describe('sectionsOf: what stands under a heading', () => {
+  it('is the heading alone on its line (numbering dropped) and the lines up to a blank line or the next heading', () => {
+    const lines = ['Fintech in Germany.', '1. Avoid', '2. Brazil', 'Segment | Value', '- Retail', 'Industries:', 'Banking', '', 'Agencies'];
+    expect(sectionsOf(lines)).toEqual([
+      { heading: 1, words: 'Avoid', kind: 'label', items: [2, 4], end: 5 },
+      { heading: 5, words: 'Industries', kind: 'label', items: [6], end: 7 },
+    ]);
+  });
+
+  it('splits a text into lines at any line break, with their offsets', () => {
+    expect(linesOf('a\r\nbc\rd\n')).toEqual([
+      { text: 'a', start: 0, end: 1 },
+      { text: 'bc', start: 3, end: 5 },
+      { text: 'd', start: 6, end: 7 },
+      { text: '', start: 8, end: 8 },
+    ]);
+    expect(linesOf('')).toEqual([{ text: '', start: 0, end: 0 }]);
   });
 });

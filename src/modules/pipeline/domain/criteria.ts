@@ -388,48 +388,105 @@ function headingOf(line: string): { words: string; kind: 'preference' | 'wanted'
   return isLabel(words) ? { words, kind: 'label' } : null;
 }
 
-/** Whether `line` is a heading `readSections` reads the lines under it with ("Avoid", "Industries:", "Nice to have:"). */
-export function isSectionHeading(line: string): boolean {
-  return headingOf(line) !== null;
-}
-
 /** A line as `label: value` when it is a table row ("Industry | Banking") or a setting ("hq_country = US"). */
 function asLabelled(line: string): string {
   const cells = /^[ \t]*([\p{L}][\p{L}\p{N} \t_/&-]{0,40}?)[ \t]*(?:\||=)[ \t]*(.*)$/u.exec(line);
   return cells && isLabel(cells[1]) ? `${cells[1]}: ${cells[2]}` : line;
 }
 
+/** A line of a text, by its offsets; `end` is before its line break. */
+export interface TextLine {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** A text's lines, whatever its line breaks (`\n`, `\r\n` or `\r`). */
+export function linesOf(text: string): TextLine[] {
+  const out: TextLine[] = [];
+  for (const match of text.matchAll(/[^\r\n]*(?:\r\n|\r|\n|$)/g)) {
+    const text = match[0].replace(/(?:\r\n|\r|\n)$/, '');
+    out.push({ text, start: match.index, end: match.index + text.length });
+    if (match[0] === text) break;
+  }
+  return out;
+}
+
+/** A line as the sections are read: its list numbering dropped ("1. "), a table row or setting as `label: value`. */
+function sectionLine(line: string): string {
+  return asLabelled(line.replace(BULLET, (bullet) => (/\d/.test(bullet) ? '' : bullet)));
+}
+
+/** A heading alone on its line and the lines under it, by index into the text's lines. */
+export interface Section {
+  heading: number;
+  words: string;
+  kind: 'preference' | 'wanted' | 'label';
+  /** The lines under the heading, up to a blank line or the next heading (a table's header row left out). */
+  items: number[];
+  /** The first line after the section: the blank line, the next heading, or the number of lines. */
+  end: number;
+}
+
+/**
+ * The sections of a text's lines: a line that is only a heading once its list numbering is dropped
+ * ("Avoid", "2. Out of scope:", "Nice to have:"), and the lines under it, up to a blank line or the
+ * next heading (an item is tested without its bullet). The one definition of what stands under a
+ * heading: the parser reads those lines under it (`readSections`), and the criteria routes show
+ * their spans under it.
+ */
+export function sectionsOf(lines: readonly string[]): Section[] {
+  const out: Section[] = [];
+  for (let k = 0; k < lines.length; k++) {
+    if (TABLE_HEADER.test(lines[k])) continue;
+    const heading = headingOf(sectionLine(lines[k]));
+    if (heading === null) continue;
+    const items: number[] = [];
+    let end = k + 1;
+    for (; end < lines.length && lines[end].trim() !== ''; end++) {
+      if (TABLE_HEADER.test(lines[end])) continue;
+      if (headingOf(lines[end].replace(BULLET, '').trim()) !== null) break;
+      items.push(end);
+    }
+    out.push({ heading: k, ...heading, items, end });
+    k = end - 1;
+  }
+  return out;
+}
+
 /**
  * The layouts marketers paste, read as labels and prose:
  * - a table row ("Industry | Banking", header row dropped) or a setting ("hq_country = US") is a
  *   labelled value; list numbering ("1. ") is no number of the description;
- * - a heading alone on its line ("Disqualifiers:", "Out of scope", "Avoid") with lines under it,
- *   up to a blank line or the next heading: under a label the lines are that label's items, joined
+ * - a heading alone on its line ("Disqualifiers:", "Out of scope", "Avoid") with lines under it
+ *   (`sectionsOf`): under a label the lines are that label's items, joined
  *   ("Disqualifiers: MSSPs; Publicly traded companies"); under a preference ("Nice to have:") they
  *   ask for nothing and are dropped; under a heading of what is wanted ("In scope", "Must have:")
  *   they are read as written.
  * - a preference on one line ("Nice to have: US HQ") is dropped.
  */
 function readSections(text: string): string {
-  const lines = text.split('\n').filter((line) => !TABLE_HEADER.test(line));
+  const lines = linesOf(text).map((line) => line.text);
+  const sections = new Map(sectionsOf(lines).map((section) => [section.heading, section]));
   const out: string[] = [];
   for (let k = 0; k < lines.length; k++) {
-    const line = asLabelled(lines[k].replace(BULLET, (bullet) => (/\d/.test(bullet) ? '' : bullet)));
-    const heading = headingOf(line);
-    if (heading === null) {
+    if (TABLE_HEADER.test(lines[k])) continue;
+    const section = sections.get(k);
+    if (section === undefined) {
+      const line = sectionLine(lines[k]);
       const same = /^[ \t]*(?:[-*•·–][ \t]+)?([\p{L}][\p{L} \t-]{1,30}?)[ \t]*[:：]/u.exec(line);
       if (!(same && PREFERENCE_LABEL.test(same[1].trim()))) out.push(line);
       continue;
     }
-    const items: string[] = [];
-    while (k + 1 < lines.length && lines[k + 1].trim() !== '') {
-      const next = lines[k + 1].replace(BULLET, '').trim();
-      if (headingOf(next) !== null) break;
-      items.push(next.replace(/[.;,\s]+$/, ''));
-      k++;
-    }
-    if (heading.kind === 'preference') continue;
-    if (heading.kind === 'wanted' || items.length === 0) {
+    k = section.end - 1;
+    const items = section.items.map((j) =>
+      lines[j]
+        .replace(BULLET, '')
+        .trim()
+        .replace(/[.;,\s]+$/, ''),
+    );
+    if (section.kind === 'preference') continue;
+    if (section.kind === 'wanted' || items.length === 0) {
       out.push(...items.map((item) => `${item}.`));
       continue;
     }
@@ -437,7 +494,7 @@ function readSections(text: string): string {
     const values = items.map((item) =>
       item.replace(/^([^:：]{1,40})[:：]\s*/, (label: string, words: string) => (isLabel(words) ? '' : label)),
     );
-    out.push(`${heading.words}: ${values.filter((item) => item !== '').join('; ')}`);
+    out.push(`${section.words}: ${values.filter((item) => item !== '').join('; ')}`);
   }
   return out.join('\n');
 }
@@ -2070,7 +2127,8 @@ function dedupePatterns(patterns: readonly TitlePattern[]): TitlePattern[] {
 /** The criteria a description states. Never throws; a description with no readable criterion gives `[]`. */
 export function parseCriteria(description: string, subject: Subject): Criterion[] {
   if (typeof description !== 'string' || description.trim() === '') return [];
-  let text = description.slice(0, MAX_PARSED_LENGTH);
+  // One line break, whatever the text was written with: "Avoid\r\nBrazil" is a heading and its line.
+  let text = description.slice(0, MAX_PARSED_LENGTH).replace(/\r\n?/g, '\n');
   // Founded years come out first, blanked, so a year is never read as a head count or a label's value.
   const founded = subject === 'icp' ? findFounded(text) : [];
   for (const hit of founded) text = text.slice(0, hit.start) + ' '.repeat(hit.end - hit.start) + text.slice(hit.end);

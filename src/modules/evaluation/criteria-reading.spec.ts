@@ -78,10 +78,12 @@ describe('readDescription: spans', () => {
     expectConsistent(reading);
   });
 
-  it('spans the lines under a numbered heading, or one written with \\r\\n, as the parser reads them', () => {
+  it('spans the lines under a numbered heading, a Markdown one, or one written with \\r\\n, as the parser reads them', () => {
     for (const description of [
       'Construction firms\n1. Avoid\n2. Brazil\n3. Publicly listed companies',
       'Target\r\nConstruction firms\r\n\r\nAvoid\r\nBrazil\r\nPublicly listed companies',
+      '## Target\nConstruction firms\n\n## Avoid\nBrazil\nPublicly listed companies',
+      '**Red flags**\n- Brazil\n- Publicly listed companies',
     ]) {
       const reading = read(description);
       expect(spansOf(reading, 'exclusion')).toEqual(['Brazil', 'Publicly listed companies']);

@@ -862,6 +862,33 @@ describe('parseCriteria: layouts pasted from elsewhere', () => {
     expect(parseCriteria(lf.replace(/\n/g, '\r'), 'icp')).toEqual(expected);
   });
 
+  it('reads Markdown headings and bold labels, and zero-width characters, as the plain text', () => {
+    const plain = parseCriteria('Target\nFintech companies\n\nAvoid\nBanks\nBrazil\n\nEmployees: 200-2000', 'icp');
+    expect(find(plain, 'exclusion')).toMatchObject({ concepts: ['banking'], countries: ['BR'] });
+    for (const description of [
+      '## Target\nFintech companies\n\n### Avoid\nBanks\nBrazil\n\n**Employees**: 200-2000',
+      '**Target**\nFintech companies\n\n**Avoid**\n- Banks\n- Brazil\n\n- **Employees:** 200-2000',
+      'Target\u200b\nFintech companies\n\nAvoid\u200b\nBanks\nBrazil\n\n\ufeffEmployees: 200-2000',
+    ]) {
+      expect(parseCriteria(description, 'icp')).toEqual(plain);
+    }
+  });
+
+  it.each(['Red flags', 'Anti-ICP', 'Deal-breakers', 'Not for us', 'Who we don’t sell to', "Don't target"])(
+    'reads "%s" as an exclusion, as a heading and as a label',
+    (words) => {
+      for (const description of [`Fintech companies.\n${words}:\nBanks\nBrazil`, `Fintech companies.\n${words}: banks, Brazil`]) {
+        const criteria = parseCriteria(description, 'icp');
+        expect(find(criteria, 'exclusion')).toMatchObject({ concepts: ['banking'], countries: ['BR'] });
+        expect(find(criteria, 'industry').concepts).toEqual(['fintech']);
+        expect(kinds(criteria)).not.toContain('country');
+      }
+      const persona = parseCriteria(`Titles: VP Marketing, CMO\n${words}: interns`, 'persona');
+      expect(find(persona, 'title').patterns.map((p) => p.text)).toEqual(['VP Marketing', 'CMO']);
+      expect(find(persona, 'exclusion').titles.map((t) => t.text)).toEqual(['interns']);
+    },
+  );
+
   it('does not read list numbering as numbers', () => {
     const criteria = parseCriteria('1. Chemicals manufacturers\n2. North of 500 employees\n3. HQ in Germany', 'icp');
     expect(find(criteria, 'employees').ranges).toEqual([{ min: 500, max: null, minExclusive: true, maxExclusive: false }]);

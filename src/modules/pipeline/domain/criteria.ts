@@ -283,6 +283,17 @@ const LABELS: Record<LabelKind, string[]> = {
     'off limits',
     'not targeting',
     'do not sell to',
+    'who we do not sell to',
+    'who not to target',
+    'not for us',
+    'red flags',
+    'red flag',
+    'deal breakers',
+    'dealbreakers',
+    'anti icp',
+    'anti persona',
+    'anti personas',
+    'negative icp',
   ],
   // Companies only: in a Persona "Exclude industries: Marketing & Advertising" keeps marketers.
   industry_exclusion: [
@@ -313,6 +324,8 @@ const LABELS: Record<LabelKind, string[]> = {
 const normalizeLabel = (label: string) =>
   label
     .toLowerCase()
+    // "Don't target", "Who we don’t sell to": as prose reads them, "do not".
+    .replace(/(\p{L})n['’]t(?!\p{L})/gu, '$1 not')
     .replace(/[\s_-]+/g, ' ')
     .trim();
 const LABEL_KIND = new Map<string, LabelKind>();
@@ -379,6 +392,14 @@ const TABLE_HEADER =
   /^[ \t]*(?:segment|field|key|attribute|criteria|criterion|dimension|parameter)[ \t]*\|[ \t]*(?:value|values|criteria|target)[ \t]*$/i;
 const BULLET = /^[ \t]*(?:[-*•·–]|\d{1,2}[.)])[ \t]+/;
 
+/** What a line pasted from Markdown or a rich editor may carry around its words: "## Avoid", "**Industries**:", zero-width spaces. */
+const DECORATION = /^[ \t]*#{1,6}[ \t]+|\*\*|__|[\u200b-\u200d\u2060\ufeff]/g;
+
+/** A line without its decoration (`DECORATION`). */
+function undecorated(line: string): string {
+  return line.replace(DECORATION, '');
+}
+
 /** A line that is only a heading ("Avoid", "Industries:", "Nice to have:"): its words and kind, else null. */
 function headingOf(line: string): { words: string; kind: 'preference' | 'wanted' | 'label' } | null {
   const words = /^[ \t]*([\p{L}][\p{L} \t'’/&-]{1,40}?)[ \t]*[:：]?[ \t]*$/u.exec(line)?.[1].trim();
@@ -439,13 +460,13 @@ export function sectionsOf(lines: readonly string[]): Section[] {
   const out: Section[] = [];
   for (let k = 0; k < lines.length; k++) {
     if (TABLE_HEADER.test(lines[k])) continue;
-    const heading = headingOf(sectionLine(lines[k]));
+    const heading = headingOf(sectionLine(undecorated(lines[k])));
     if (heading === null) continue;
     const items: number[] = [];
     let end = k + 1;
     for (; end < lines.length && lines[end].trim() !== ''; end++) {
       if (TABLE_HEADER.test(lines[end])) continue;
-      if (headingOf(lines[end].replace(BULLET, '').trim()) !== null) break;
+      if (headingOf(undecorated(lines[end]).replace(BULLET, '').trim()) !== null) break;
       items.push(end);
     }
     out.push({ heading: k, ...heading, items, end });
@@ -2127,8 +2148,11 @@ function dedupePatterns(patterns: readonly TitlePattern[]): TitlePattern[] {
 /** The criteria a description states. Never throws; a description with no readable criterion gives `[]`. */
 export function parseCriteria(description: string, subject: Subject): Criterion[] {
   if (typeof description !== 'string' || description.trim() === '') return [];
-  // One line break, whatever the text was written with: "Avoid\r\nBrazil" is a heading and its line.
-  let text = description.slice(0, MAX_PARSED_LENGTH).replace(/\r\n?/g, '\n');
+  // One line break, whatever the text was written with ("Avoid\r\nBrazil" is a heading and its
+  // line), and no Markdown or invisible characters around the words ("**Industries**: Fintech").
+  let text = linesOf(description.slice(0, MAX_PARSED_LENGTH))
+    .map((line) => undecorated(line.text))
+    .join('\n');
   // Founded years come out first, blanked, so a year is never read as a head count or a label's value.
   const founded = subject === 'icp' ? findFounded(text) : [];
   for (const hit of founded) text = text.slice(0, hit.start) + ' '.repeat(hit.end - hit.start) + text.slice(hit.end);

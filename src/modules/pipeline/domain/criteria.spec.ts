@@ -862,6 +862,26 @@ describe('parseCriteria: layouts pasted from elsewhere', () => {
     expect(parseCriteria(lf.replace(/\n/g, '\r'), 'icp')).toEqual(expected);
   });
 
+  it('reads a Markdown table, its header row and rule left out, as the two-column one', () => {
+    const plain = parseCriteria('Industry | Fintech\nEmployees | 200-2000\nExclude | Banks', 'icp');
+    expect(kinds(plain)).toEqual(['industry', 'employees', 'exclusion']);
+    expect(find(plain, 'industry').concepts).toEqual(['fintech']);
+    const markdown = '| Segment | Value |\n|---|:---:|\n| Industry | Fintech |\n| Employees | 200-2000 |\n| Exclude | Banks |';
+    expect(parseCriteria(markdown, 'icp')).toEqual(plain);
+    const persona = parseCriteria('| Field | Value |\n| --- | --- |\n| Titles | VP Marketing, CMO |\n| Exclude | Interns |', 'persona');
+    expect(find(persona, 'title').patterns.map((p) => p.text)).toEqual(['VP Marketing', 'CMO']);
+    expect(find(persona, 'exclusion').titles.map((t) => t.text)).toEqual(['Interns']);
+  });
+
+  it('reads a label and its value across a dash as labelled', () => {
+    const criteria = parseCriteria('Industry — Fintech\nEmployees – 200-2000\nExclude — banks', 'icp');
+    expect(find(criteria, 'industry').concepts).toEqual(['fintech']);
+    expect(find(criteria, 'exclusion').concepts).toEqual(['banking']);
+    const persona = parseCriteria('Job titles — VP Marketing, CMO\nAvoid — interns', 'persona');
+    expect(find(persona, 'exclusion').titles.map((t) => t.text)).toEqual(['interns']);
+    expect(find(persona, 'title').patterns.map((p) => p.text)).toEqual(['VP Marketing', 'CMO']);
+  });
+
   it('reads Markdown headings and bold labels, and zero-width characters, as the plain text', () => {
     const plain = parseCriteria('Target\nFintech companies\n\nAvoid\nBanks\nBrazil\n\nEmployees: 200-2000', 'icp');
     expect(find(plain, 'exclusion')).toMatchObject({ concepts: ['banking'], countries: ['BR'] });

@@ -390,14 +390,18 @@ const WANTED_HEADING =
 /** The header row of a two-column table: "Segment | Value", "Field | Value". */
 const TABLE_HEADER =
   /^[ \t]*(?:segment|field|key|attribute|criteria|criterion|dimension|parameter)[ \t]*\|[ \t]*(?:value|values|criteria|target)[ \t]*$/i;
+/** A Markdown table's rule under its header row ("---|:---:"), outer pipes already dropped. */
+const TABLE_RULE = /^[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*$/;
+/** A table's header row or rule: layout, not content. */
+const isTableFrame = (line: string) => TABLE_HEADER.test(line) || TABLE_RULE.test(line);
 const BULLET = /^[ \t]*(?:[-*•·–]|\d{1,2}[.)])[ \t]+/;
 
 /** What a line pasted from Markdown or a rich editor may carry around its words: "## Avoid", "**Industries**:", zero-width spaces. */
 const DECORATION = /^[ \t]*#{1,6}[ \t]+|\*\*|__|[\u200b-\u200d\u2060\ufeff]/g;
 
-/** A line without its decoration (`DECORATION`). */
+/** A line without its decoration (`DECORATION`), and a Markdown table's row without its outer pipes. */
 function undecorated(line: string): string {
-  return line.replace(DECORATION, '');
+  return line.replace(DECORATION, '').replace(/^[ \t]*\|(.*)\|[ \t]*$/, '$1');
 }
 
 /** A line that is only a heading ("Avoid", "Industries:", "Nice to have:"): its words and kind, else null. */
@@ -409,9 +413,13 @@ function headingOf(line: string): { words: string; kind: 'preference' | 'wanted'
   return isLabel(words) ? { words, kind: 'label' } : null;
 }
 
-/** A line as `label: value` when it is a table row ("Industry | Banking") or a setting ("hq_country = US"). */
+/**
+ * A line as `label: value` when it is a table row ("Industry | Banking"), a setting ("hq_country =
+ * US") or a label and its value across a dash ("Exclude — banks"), where a dash would otherwise end
+ * what the label says.
+ */
 function asLabelled(line: string): string {
-  const cells = /^[ \t]*([\p{L}][\p{L}\p{N} \t_/&-]{0,40}?)[ \t]*(?:\||=)[ \t]*(.*)$/u.exec(line);
+  const cells = /^[ \t]*([\p{L}][\p{L}\p{N} \t_/&-]{0,40}?)[ \t]*(?:\||=|[—–])[ \t]*(.*)$/u.exec(line);
   return cells && isLabel(cells[1]) ? `${cells[1]}: ${cells[2]}` : line;
 }
 
@@ -457,16 +465,17 @@ export interface Section {
  * their spans under it.
  */
 export function sectionsOf(lines: readonly string[]): Section[] {
+  const plain = lines.map(undecorated);
   const out: Section[] = [];
-  for (let k = 0; k < lines.length; k++) {
-    if (TABLE_HEADER.test(lines[k])) continue;
-    const heading = headingOf(sectionLine(undecorated(lines[k])));
+  for (let k = 0; k < plain.length; k++) {
+    if (isTableFrame(plain[k])) continue;
+    const heading = headingOf(sectionLine(plain[k]));
     if (heading === null) continue;
     const items: number[] = [];
     let end = k + 1;
-    for (; end < lines.length && lines[end].trim() !== ''; end++) {
-      if (TABLE_HEADER.test(lines[end])) continue;
-      if (headingOf(undecorated(lines[end]).replace(BULLET, '').trim()) !== null) break;
+    for (; end < plain.length && plain[end].trim() !== ''; end++) {
+      if (isTableFrame(plain[end])) continue;
+      if (headingOf(plain[end].replace(BULLET, '').trim()) !== null) break;
       items.push(end);
     }
     out.push({ heading: k, ...heading, items, end });
@@ -491,7 +500,7 @@ function readSections(text: string): string {
   const sections = new Map(sectionsOf(lines).map((section) => [section.heading, section]));
   const out: string[] = [];
   for (let k = 0; k < lines.length; k++) {
-    if (TABLE_HEADER.test(lines[k])) continue;
+    if (isTableFrame(lines[k])) continue;
     const section = sections.get(k);
     if (section === undefined) {
       const line = sectionLine(lines[k]);

@@ -862,6 +862,21 @@ describe('parseCriteria: layouts pasted from elsewhere', () => {
     expect(parseCriteria(lf.replace(/\n/g, '\r'), 'icp')).toEqual(expected);
   });
 
+  it('reads "w/o" as "without", and the titles a Persona excludes under "Exclude titles:" as excluded', () => {
+    expect(find(parseCriteria('Fintech companies w/o banks', 'icp'), 'exclusion').concepts).toEqual(['banking']);
+    for (const label of ['Exclude titles', 'Titles to avoid', 'Excluded roles']) {
+      const persona = parseCriteria(`VP Marketing.\n${label}: interns`, 'persona');
+      expect(find(persona, 'title').patterns.map((p) => p.text)).toEqual(['VP Marketing']);
+      expect(find(persona, 'exclusion').titles.map((t) => t.text)).toEqual(['interns']);
+    }
+  });
+
+  it.each(['Preferred', 'Preferably', 'Good to have', 'A plus'])('drops what stands under "%s", a preference', (words) => {
+    const expected = parseCriteria('Fintech companies.', 'icp');
+    expect(parseCriteria(`Fintech companies.\n${words}:\n- US HQ\n- Series B`, 'icp')).toEqual(expected);
+    expect(parseCriteria(`Fintech companies.\n${words}: US HQ`, 'icp')).toEqual(expected);
+  });
+
   it('reads a Markdown table, its header row and rule left out, as the two-column one', () => {
     const plain = parseCriteria('Industry | Fintech\nEmployees | 200-2000\nExclude | Banks', 'icp');
     expect(kinds(plain)).toEqual(['industry', 'employees', 'exclusion']);
@@ -894,20 +909,37 @@ describe('parseCriteria: layouts pasted from elsewhere', () => {
     }
   });
 
-  it.each(['Red flags', 'Anti-ICP', 'Deal-breakers', 'Not for us', 'Who we don’t sell to', "Don't target"])(
-    'reads "%s" as an exclusion, as a heading and as a label',
-    (words) => {
-      for (const description of [`Fintech companies.\n${words}:\nBanks\nBrazil`, `Fintech companies.\n${words}: banks, Brazil`]) {
-        const criteria = parseCriteria(description, 'icp');
-        expect(find(criteria, 'exclusion')).toMatchObject({ concepts: ['banking'], countries: ['BR'] });
-        expect(find(criteria, 'industry').concepts).toEqual(['fintech']);
-        expect(kinds(criteria)).not.toContain('country');
-      }
-      const persona = parseCriteria(`Titles: VP Marketing, CMO\n${words}: interns`, 'persona');
-      expect(find(persona, 'title').patterns.map((p) => p.text)).toEqual(['VP Marketing', 'CMO']);
-      expect(find(persona, 'exclusion').titles.map((t) => t.text)).toEqual(['interns']);
-    },
-  );
+  it.each([
+    'Red flags',
+    'Anti-ICP',
+    'Non-ICP',
+    'Deal-breakers',
+    'Not for us',
+    'Who we don’t sell to',
+    "Don't target",
+    'Bad fit',
+    'Poor fit',
+    'Who to avoid',
+    'Not interested in',
+    'Exclusion criteria',
+    'Exclusion list',
+    'Negative criteria',
+    'Disqualifying criteria',
+    'Knockout criteria',
+    'Skip',
+    'Ignore',
+    'Never',
+  ])('reads "%s" as an exclusion, as a heading and as a label', (words) => {
+    for (const description of [`Fintech companies.\n${words}:\nBanks\nBrazil`, `Fintech companies.\n${words}: banks, Brazil`]) {
+      const criteria = parseCriteria(description, 'icp');
+      expect(find(criteria, 'exclusion')).toMatchObject({ concepts: ['banking'], countries: ['BR'] });
+      expect(find(criteria, 'industry').concepts).toEqual(['fintech']);
+      expect(kinds(criteria)).not.toContain('country');
+    }
+    const persona = parseCriteria(`Titles: VP Marketing, CMO\n${words}: interns`, 'persona');
+    expect(find(persona, 'title').patterns.map((p) => p.text)).toEqual(['VP Marketing', 'CMO']);
+    expect(find(persona, 'exclusion').titles.map((t) => t.text)).toEqual(['interns']);
+  });
 
   it('does not read list numbering as numbers', () => {
     const criteria = parseCriteria('1. Chemicals manufacturers\n2. North of 500 employees\n3. HQ in Germany', 'icp');

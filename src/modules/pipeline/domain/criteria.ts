@@ -294,6 +294,33 @@ const LABELS: Record<LabelKind, string[]> = {
     'anti persona',
     'anti personas',
     'negative icp',
+    'non icp',
+    'non target',
+    'non targets',
+    'bad fit',
+    'bad fits',
+    'poor fit',
+    'poor fits',
+    'who to avoid',
+    'who not to sell to',
+    'not interested in',
+    'exclusion criteria',
+    'exclusion list',
+    'negative criteria',
+    'disqualifying criteria',
+    'disqualification criteria',
+    'knockout criteria',
+    'knock out criteria',
+    'skip',
+    'ignore',
+    'never',
+    'exclude titles',
+    'excluded titles',
+    'titles to exclude',
+    'titles to avoid',
+    'exclude roles',
+    'excluded roles',
+    'roles to avoid',
   ],
   // Companies only: in a Persona "Exclude industries: Marketing & Advertising" keeps marketers.
   industry_exclusion: [
@@ -383,7 +410,7 @@ function dropAllowing(text: string): string {
 
 /** "Nice to have:", "Bonus:": what follows is a preference, which asks for nothing. */
 const PREFERENCE_LABEL =
-  /^(?:nice[\s-]+to[\s-]+haves?|bonus(?:\s+points)?|would\s+be\s+nice|optional|ideally|preferred\s+but\s+not\s+required)$/i;
+  /^(?:nice[\s-]+to[\s-]+haves?|good[\s-]+to[\s-]+haves?|bonus(?:\s+points)?|would\s+be\s+nice|optional|ideally|preferred|preferably|a\s+plus|preferred\s+but\s+not\s+required)$/i;
 /** Headings that say what is wanted, alone on their line: their items are read as written. */
 const WANTED_HEADING =
   /^(?:in[\s-]+scope|targets?|who(?:\s+we\s+want)?|what\s+we\s+want|must[\s-]+haves?|requirements|criteria|yes|include)$/i;
@@ -548,11 +575,13 @@ function prepare(description: string): string {
       .replace(NA_BESIDE_REGION, 'North America')
       .replace(/\be\.\s?g\.|\bi\.\s?e\./gi, ' ')
       .replace(/\b(sr|jr|dir|mgr|vs|inc|ltd|corp|dept|approx|etc|incl|excl|min|max|no|co|st|mr|ms|dr)\.(?=\s)/gi, '$1')
+      // "w/o banks": without them.
+      .replace(/\bw\/o\b/gi, 'without')
       .replace(/\bnot[\s-]+for[\s-]+profits?\b/gi, 'nonprofit')
       .replace(/\bnon[\s-]+profits?\b/gi, 'nonprofit')
       .replace(/\bnon[\s-]+governmental\b/gi, 'nongovernmental')
-      // "non-EU vendors": the negation covers "EU" only, so it ends right after it.
-      .replace(/\b[Nn]on-(\p{Lu}[\p{L}]*)/gu, 'not $1;')
+      // "non-EU vendors": the negation covers "EU" only, so it ends right after it ("Non-ICP:" is a label).
+      .replace(/\b[Nn]on-(\p{Lu}\p{L}*)(?![\p{L}]|[ \t]*[:：])/gu, 'not $1;')
       // "don't", "isn't", "needn't", "cannot": one spelling of "not" for the exclusion reader.
       .replace(/(\p{L})n['’]t(?!\p{L})/gu, '$1 not')
       .replace(/\bcannot\b/gi, 'can not')

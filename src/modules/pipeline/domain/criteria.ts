@@ -536,9 +536,9 @@ function readSections(text: string): string {
       continue;
     }
     k = section.end - 1;
+    // An item may be a table row or a setting too ("| Industry | Retail |" under "Out of scope").
     const items = section.items.map((j) =>
-      lines[j]
-        .replace(BULLET, '')
+      asLabelled(lines[j].replace(BULLET, ''))
         .trim()
         .replace(/[.;,\s]+$/, ''),
     );

@@ -877,6 +877,27 @@ describe('parseCriteria: layouts pasted from elsewhere', () => {
     expect(parseCriteria(`Fintech companies.\n${words}: US HQ`, 'icp')).toEqual(expected);
   });
 
+  it("reads a persona template's context (goals, challenges, who they report to) as asking for nothing", () => {
+    const persona = parseCriteria(
+      [
+        'Job title: Controller / VP Finance',
+        'Reports to: the CFO',
+        'Goals: close the books in 3 days',
+        'Pain points: the CEO wants real-time cash visibility',
+        'Watering holes: LinkedIn',
+        '',
+        'Challenges',
+        '- Their CIO blocks new tools',
+        '',
+        'Not them: AP clerks, interns',
+      ].join('\n'),
+      'persona',
+    );
+    expect(find(persona, 'title').patterns.map((p) => p.text)).toEqual(['Controller', 'VP Finance']);
+    expect(find(persona, 'exclusion').titles.map((t) => t.text)).toEqual(['AP clerks', 'interns']);
+    expect(kinds(persona)).toEqual(['title', 'exclusion']);
+  });
+
   it('reads a Markdown table, its header row and rule left out, as the two-column one', () => {
     const plain = parseCriteria('Industry | Fintech\nEmployees | 200-2000\nExclude | Banks', 'icp');
     expect(kinds(plain)).toEqual(['industry', 'employees', 'exclusion']);

@@ -321,6 +321,10 @@ const LABELS: Record<LabelKind, string[]> = {
     'exclude roles',
     'excluded roles',
     'roles to avoid',
+    'not them',
+    'who they are not',
+    'not this persona',
+    'not our persona',
   ],
   // Companies only: in a Persona "Exclude industries: Marketing & Advertising" keeps marketers.
   industry_exclusion: [
@@ -411,6 +415,14 @@ function dropAllowing(text: string): string {
 /** "Nice to have:", "Bonus:": what follows is a preference, which asks for nothing. */
 const PREFERENCE_LABEL =
   /^(?:nice[\s-]+to[\s-]+haves?|good[\s-]+to[\s-]+haves?|bonus(?:\s+points)?|would\s+be\s+nice|optional|ideally|preferred|preferably|a\s+plus|preferred\s+but\s+not\s+required)$/i;
+/**
+ * "Goals:", "Reports to:", "Pain points:": what follows describes the buyer's world, not who they
+ * are, and asks for nothing ("Reports to: the CIO" does not want CIOs).
+ */
+const CONTEXT_LABEL =
+  /^(?:goals?|challenges?|pain[\s-]+points?|pains|responsibilities|reports?[\s-]+to|reporting[\s-]+to|watering[\s-]+holes?|objections?|motivations?|kpis?|day[\s-]+in[\s-]+the[\s-]+life|where[\s-]+they[\s-]+hang[\s-]+out|tools(?:[\s-]+they[\s-]+use)?|tech[\s-]+stack|technographics|messaging|value[\s-]+prop(?:osition)?|why[\s-]+they[\s-]+buy|what[\s-]+they[\s-]+care[\s-]+about|jobs[\s-]+to[\s-]+be[\s-]+done)$/i;
+/** A label whose lines ask for nothing: a preference or context. */
+const asksNothing = (words: string) => PREFERENCE_LABEL.test(words) || CONTEXT_LABEL.test(words);
 /** Headings that say what is wanted, alone on their line: their items are read as written. */
 const WANTED_HEADING =
   /^(?:in[\s-]+scope|targets?|who(?:\s+we\s+want)?|what\s+we\s+want|must[\s-]+haves?|requirements|criteria|yes|include)$/i;
@@ -432,10 +444,10 @@ function undecorated(line: string): string {
 }
 
 /** A line that is only a heading ("Avoid", "Industries:", "Nice to have:"): its words and kind, else null. */
-function headingOf(line: string): { words: string; kind: 'preference' | 'wanted' | 'label' } | null {
+function headingOf(line: string): { words: string; kind: 'aside' | 'wanted' | 'label' } | null {
   const words = /^[ \t]*([\p{L}][\p{L} \t'’/&-]{1,40}?)[ \t]*[:：]?[ \t]*$/u.exec(line)?.[1].trim();
   if (words === undefined) return null;
-  if (PREFERENCE_LABEL.test(words)) return { words, kind: 'preference' };
+  if (asksNothing(words)) return { words, kind: 'aside' };
   if (WANTED_HEADING.test(words)) return { words, kind: 'wanted' };
   return isLabel(words) ? { words, kind: 'label' } : null;
 }
@@ -477,7 +489,8 @@ function sectionLine(line: string): string {
 export interface Section {
   heading: number;
   words: string;
-  kind: 'preference' | 'wanted' | 'label';
+  /** `aside`: a preference or context (`asksNothing`). */
+  kind: 'aside' | 'wanted' | 'label';
   /** The lines under the heading, up to a blank line or the next heading (a table's header row left out). */
   items: number[];
   /** The first line after the section: the blank line, the next heading, or the number of lines. */
@@ -517,10 +530,10 @@ export function sectionsOf(lines: readonly string[]): Section[] {
  *   labelled value; list numbering ("1. ") is no number of the description;
  * - a heading alone on its line ("Disqualifiers:", "Out of scope", "Avoid") with lines under it
  *   (`sectionsOf`): under a label the lines are that label's items, joined
- *   ("Disqualifiers: MSSPs; Publicly traded companies"); under a preference ("Nice to have:") they
- *   ask for nothing and are dropped; under a heading of what is wanted ("In scope", "Must have:")
+ *   ("Disqualifiers: MSSPs; Publicly traded companies"); under a preference ("Nice to have:") or
+ *   context ("Goals:", "Reports to:") they ask for nothing and are dropped; under a heading of what is wanted ("In scope", "Must have:")
  *   they are read as written.
- * - a preference on one line ("Nice to have: US HQ") is dropped.
+ * - a preference or context on one line ("Nice to have: US HQ", "Reports to: the CIO") is dropped.
  */
 function readSections(text: string): string {
   const lines = linesOf(text).map((line) => line.text);
@@ -532,7 +545,7 @@ function readSections(text: string): string {
     if (section === undefined) {
       const line = sectionLine(lines[k]);
       const same = /^[ \t]*(?:[-*•·–][ \t]+)?([\p{L}][\p{L} \t-]{1,30}?)[ \t]*[:：]/u.exec(line);
-      if (!(same && PREFERENCE_LABEL.test(same[1].trim()))) out.push(line);
+      if (!(same && asksNothing(same[1].trim()))) out.push(line);
       continue;
     }
     k = section.end - 1;
@@ -542,7 +555,7 @@ function readSections(text: string): string {
         .trim()
         .replace(/[.;,\s]+$/, ''),
     );
-    if (section.kind === 'preference') continue;
+    if (section.kind === 'aside') continue;
     if (section.kind === 'wanted' || items.length === 0) {
       out.push(...items.map((item) => `${item}.`));
       continue;

@@ -875,6 +875,16 @@ describe('parseCriteria: layouts pasted from elsewhere', () => {
     const expected = parseCriteria('Fintech companies.', 'icp');
     expect(parseCriteria(`Fintech companies.\n${words}:\n- US HQ\n- Series B`, 'icp')).toEqual(expected);
     expect(parseCriteria(`Fintech companies.\n${words}: US HQ`, 'icp')).toEqual(expected);
+    expect(parseCriteria(`Fintech companies. ${words}: US HQ, $1.5M raised.`, 'icp')).toEqual(expected);
+  });
+
+  it('drops a preference or context after a sentence, and reads the sentences after it', () => {
+    const icp = parseCriteria('Fintech companies. Nice to have: Series B. HQ in France; no banks.', 'icp');
+    expect(kinds(icp)).toEqual(['industry', 'country', 'exclusion']);
+    expect(find(icp, 'country').countries).toEqual(['FR']);
+    const persona = parseCriteria('VP Finance at SaaS companies. Reports to: the CFO. Never interns.', 'persona');
+    expect(find(persona, 'title').patterns.map((p) => p.text)).toEqual(['VP Finance']);
+    expect(find(persona, 'exclusion').titles.map((t) => t.text)).toEqual(['interns']);
   });
 
   it("reads a persona template's context (goals, challenges, who they report to) as asking for nothing", () => {

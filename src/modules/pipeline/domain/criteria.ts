@@ -413,16 +413,20 @@ function dropAllowing(text: string): string {
 }
 
 /** "Nice to have:", "Bonus:": what follows is a preference, which asks for nothing. */
-const PREFERENCE_LABEL =
-  /^(?:nice[\s-]+to[\s-]+haves?|good[\s-]+to[\s-]+haves?|bonus(?:\s+points)?|would\s+be\s+nice|optional|ideally|preferred|preferably|a\s+plus|preferred\s+but\s+not\s+required)$/i;
+const PREFERENCE_WORDS = String.raw`nice[\s-]+to[\s-]+haves?|good[\s-]+to[\s-]+haves?|bonus(?:\s+points)?|would\s+be\s+nice|optional|ideally|preferred|preferably|a\s+plus|preferred\s+but\s+not\s+required`;
 /**
  * "Goals:", "Reports to:", "Pain points:": what follows describes the buyer's world, not who they
  * are, and asks for nothing ("Reports to: the CIO" does not want CIOs).
  */
-const CONTEXT_LABEL =
-  /^(?:goals?|challenges?|pain[\s-]+points?|pains|responsibilities|reports?[\s-]+to|reporting[\s-]+to|watering[\s-]+holes?|objections?|motivations?|kpis?|day[\s-]+in[\s-]+the[\s-]+life|where[\s-]+they[\s-]+hang[\s-]+out|tools(?:[\s-]+they[\s-]+use)?|tech[\s-]+stack|technographics|messaging|value[\s-]+prop(?:osition)?|why[\s-]+they[\s-]+buy|what[\s-]+they[\s-]+care[\s-]+about|jobs[\s-]+to[\s-]+be[\s-]+done)$/i;
+const CONTEXT_WORDS = String.raw`goals?|challenges?|pain[\s-]+points?|pains|responsibilities|reports?[\s-]+to|reporting[\s-]+to|watering[\s-]+holes?|objections?|motivations?|kpis?|day[\s-]+in[\s-]+the[\s-]+life|where[\s-]+they[\s-]+hang[\s-]+out|tools(?:[\s-]+they[\s-]+use)?|tech[\s-]+stack|technographics|messaging|value[\s-]+prop(?:osition)?|why[\s-]+they[\s-]+buy|what[\s-]+they[\s-]+care[\s-]+about|jobs[\s-]+to[\s-]+be[\s-]+done`;
+const ASIDE_LABEL = new RegExp(`^(?:${PREFERENCE_WORDS}|${CONTEXT_WORDS})$`, 'i');
 /** A label whose lines ask for nothing: a preference or context. */
-const asksNothing = (words: string) => PREFERENCE_LABEL.test(words) || CONTEXT_LABEL.test(words);
+const asksNothing = (words: string) => ASIDE_LABEL.test(words);
+/** Such a label after a sentence's end, with its value up to the next one ("Fintech. Nice to have: US HQ."). */
+const ASIDE_CLAUSE = new RegExp(
+  String.raw`(?<=[.!?;][ \t]+)(?:${PREFERENCE_WORDS}|${CONTEXT_WORDS})[ \t]*[:：](?:[^.!?;\n]|[.!?](?![ \t]|$))*[.!?;]?`,
+  'gi',
+);
 /** Headings that say what is wanted, alone on their line: their items are read as written. */
 const WANTED_HEADING =
   /^(?:in[\s-]+scope|targets?|who(?:\s+we\s+want)?|what\s+we\s+want|must[\s-]+haves?|requirements|criteria|yes|include)$/i;
@@ -533,7 +537,8 @@ export function sectionsOf(lines: readonly string[]): Section[] {
  *   ("Disqualifiers: MSSPs; Publicly traded companies"); under a preference ("Nice to have:") or
  *   context ("Goals:", "Reports to:") they ask for nothing and are dropped; under a heading of what is wanted ("In scope", "Must have:")
  *   they are read as written.
- * - a preference or context on one line ("Nice to have: US HQ", "Reports to: the CIO") is dropped.
+ * - a preference or context on one line ("Nice to have: US HQ", "Reports to: the CIO"), or after a
+ *   sentence's end ("Fintech. Nice to have: US HQ."), is dropped.
  */
 function readSections(text: string): string {
   const lines = linesOf(text).map((line) => line.text);
@@ -545,7 +550,7 @@ function readSections(text: string): string {
     if (section === undefined) {
       const line = sectionLine(lines[k]);
       const same = /^[ \t]*(?:[-*•·–][ \t]+)?([\p{L}][\p{L} \t-]{1,30}?)[ \t]*[:：]/u.exec(line);
-      if (!(same && asksNothing(same[1].trim()))) out.push(line);
+      if (!(same && asksNothing(same[1].trim()))) out.push(line.replace(ASIDE_CLAUSE, ''));
       continue;
     }
     k = section.end - 1;

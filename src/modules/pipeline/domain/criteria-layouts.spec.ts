@@ -72,7 +72,7 @@ it('has descriptions with headings and labels to rewrite', () => {
 
 it.each(LAYOUTS)('reads every description of the sets written with %s as the plain text', (_, layout) => {
   const differ = descriptions.filter((d) => {
-    const pasted = layout(d.description);
+    const pasted = layout(d.description.replace(/\r\n?/g, '\n'));
     return JSON.stringify(parseCriteria(pasted, d.subject)) !== JSON.stringify(parseCriteria(d.description, d.subject));
   });
   expect(differ.map((d) => d.id)).toEqual([]);

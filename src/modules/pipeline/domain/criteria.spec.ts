@@ -871,12 +871,15 @@ describe('parseCriteria: layouts pasted from elsewhere', () => {
     }
   });
 
-  it.each(['Preferred', 'Preferably', 'Good to have', 'A plus'])('drops what stands under "%s", a preference', (words) => {
-    const expected = parseCriteria('Fintech companies.', 'icp');
-    expect(parseCriteria(`Fintech companies.\n${words}:\n- US HQ\n- Series B`, 'icp')).toEqual(expected);
-    expect(parseCriteria(`Fintech companies.\n${words}: US HQ`, 'icp')).toEqual(expected);
-    expect(parseCriteria(`Fintech companies. ${words}: US HQ, $1.5M raised.`, 'icp')).toEqual(expected);
-  });
+  it.each(['Preferred', 'Preferably', 'Good to have', 'A plus', 'Bonus if', 'Works closely with', 'Direct reports', 'Stakeholders'])(
+    'drops what stands under "%s", which asks for nothing',
+    (words) => {
+      const expected = parseCriteria('Fintech companies.', 'icp');
+      expect(parseCriteria(`Fintech companies.\n${words}:\n- US HQ\n- Series B`, 'icp')).toEqual(expected);
+      expect(parseCriteria(`Fintech companies.\n${words}: US HQ`, 'icp')).toEqual(expected);
+      expect(parseCriteria(`Fintech companies. ${words}: US HQ, $1.5M raised.`, 'icp')).toEqual(expected);
+    },
+  );
 
   it('drops a preference or context after a sentence, and reads the sentences after it', () => {
     const icp = parseCriteria('Fintech companies. Nice to have: Series B. HQ in France; no banks.', 'icp');
@@ -906,6 +909,79 @@ describe('parseCriteria: layouts pasted from elsewhere', () => {
     expect(find(persona, 'title').patterns.map((p) => p.text)).toEqual(['Controller', 'VP Finance']);
     expect(find(persona, 'exclusion').titles.map((t) => t.text)).toEqual(['AP clerks', 'interns']);
     expect(kinds(persona)).toEqual(['title', 'exclusion']);
+  });
+
+  it('reads an outline: bulleted headings with their lines indented under them', () => {
+    const persona = parseCriteria(
+      [
+        '- **Who**',
+        '  - CISO or VP of Security',
+        '- **Bonus if**',
+        '  - they have run a SOC 2 audit',
+        '- **Who’s NOT our buyer**',
+        '  - SOC analysts, pen testers',
+        '  - IT managers',
+      ].join('\n'),
+      'persona',
+    );
+    expect(find(persona, 'exclusion').titles.map((t) => t.text)).toEqual([
+      'SOC analysts',
+      'pen testers',
+      'information technology managers',
+    ]);
+    expect(find(persona, 'title').patterns.map((p) => p.text)).toEqual(['CISO', 'VP of Security']);
+  });
+
+  it('ends a section of what is wanted at a line with a label of its own, and reads lettered and dashed items', () => {
+    const criteria = parseCriteria(
+      '1. Industry\n   a) Banks and lenders\n   b) Insurance carriers\n2. Size: 1,000+ employees\n3. Countries: Germany, France\n\nOut of scope\n— Fintech startups\n— Industries: Asset management',
+      'icp',
+    );
+    expect(find(criteria, 'industry').concepts).toEqual(['banking', 'insurance']);
+    expect(find(criteria, 'employees').ranges).toEqual([{ min: 1000, max: null, minExclusive: false, maxExclusive: false }]);
+    expect(find(criteria, 'country').countries).toEqual(['DE', 'FR']);
+    expect(find(criteria, 'exclusion').concepts).toEqual(expect.arrayContaining(['asset_management']));
+  });
+
+  it('reads a line of labelled cells between pipes as one label each', () => {
+    const criteria = parseCriteria('Industry — SaaS | Size — 50-500 | Region — North America | Avoid — agencies, consultancies', 'icp');
+    expect(kinds(criteria)).toEqual(['industry', 'employees', 'country', 'exclusion']);
+    expect(find(criteria, 'country').countries).toEqual(['US', 'CA']);
+    expect(find(criteria, 'exclusion').concepts).toEqual(['marketing', 'consulting']);
+  });
+
+  it('reads "us" in the reasons of an exclusion as the pronoun, not the United States', () => {
+    const reasons = parseCriteria(
+      'SaaS companies in the US.\n\nWho we don’t sell to\n- Agencies\n- Companies under 50 people — too early for us',
+      'icp',
+    );
+    expect(find(reasons, 'exclusion').countries).toEqual([]);
+    expect(find(reasons, 'country').countries).toEqual(['US']);
+    expect(find(parseCriteria('SaaS companies. Exclude: US, Italy', 'icp'), 'exclusion').countries).toEqual(['US', 'IT']);
+    expect(find(parseCriteria('SaaS companies. Exclude: us, uk', 'icp'), 'exclusion').countries).toEqual(['GB', 'US']);
+  });
+
+  it('reads codes under a country label as countries, unless the description is about the US', () => {
+    expect(find(parseCriteria('Countries: DE, CA', 'icp'), 'country').countries).toEqual(['DE', 'CA']);
+    expect(find(parseCriteria('hq_country = US, CA', 'icp'), 'country').countries).toEqual(['US', 'CA']);
+    expect(find(parseCriteria('Location: TX, CA', 'icp'), 'state').states).toEqual(['US-TX', 'US-CA']);
+    expect(find(parseCriteria('US companies. Location: CA, MA', 'icp'), 'state').states).toEqual(['US-CA', 'US-MA']);
+  });
+
+  it('reads "are a bad fit" after what it excludes, and whom a persona reports to in prose as context', () => {
+    const icp = parseCriteria('Fintechs in Europe with 100-800 employees. Traditional banks are a bad fit too.', 'icp');
+    expect(find(icp, 'exclusion').concepts).toEqual(['banking']);
+    const persona = parseCriteria(
+      'Payroll Managers or Heads of Payroll. They typically report to the Controller or CFO, who signs off.',
+      'persona',
+    );
+    expect(find(persona, 'title').patterns.map((p) => p.text)).toEqual(['Payroll Managers', 'Heads of Payroll']);
+  });
+
+  it('reads grocery as a kind of retail of its own, so a retail ICP can exclude it', () => {
+    const criteria = parseCriteria('Industries: Retail, e-commerce\nExclude: grocery', 'icp');
+    expect(find(criteria, 'industry').concepts).toEqual(['retail']);
+    expect(find(criteria, 'exclusion').concepts).toEqual(['grocery']);
   });
 
   it('reads a Markdown table, its header row and rule left out, as the two-column one', () => {
@@ -960,6 +1036,7 @@ describe('parseCriteria: layouts pasted from elsewhere', () => {
     'Skip',
     'Ignore',
     'Never',
+    'Not our buyer',
   ])('reads "%s" as an exclusion, as a heading and as a label', (words) => {
     for (const description of [`Fintech companies.\n${words}:\nBanks\nBrazil`, `Fintech companies.\n${words}: banks, Brazil`]) {
       const criteria = parseCriteria(description, 'icp');

@@ -212,6 +212,8 @@ const LABELS: Record<LabelKind, string[]> = {
     'geo',
     'geos',
     'hq',
+    'hq country',
+    'hq countries',
     'hq location',
     'headquarters',
     'based in',
@@ -325,6 +327,9 @@ const LABELS: Record<LabelKind, string[]> = {
     'who they are not',
     'not this persona',
     'not our persona',
+    'not our buyer',
+    "who's not our buyer",
+    'who is not our buyer',
   ],
   // Companies only: in a Persona "Exclude industries: Marketing & Advertising" keeps marketers.
   industry_exclusion: [
@@ -355,8 +360,9 @@ const LABELS: Record<LabelKind, string[]> = {
 const normalizeLabel = (label: string) =>
   label
     .toLowerCase()
+    .replace(/’/g, "'")
     // "Don't target", "Who we don’t sell to": as prose reads them, "do not".
-    .replace(/(\p{L})n['’]t(?!\p{L})/gu, '$1 not')
+    .replace(/(\p{L})n't(?!\p{L})/gu, '$1 not')
     .replace(/[\s_-]+/g, ' ')
     .trim();
 const LABEL_KIND = new Map<string, LabelKind>();
@@ -413,12 +419,12 @@ function dropAllowing(text: string): string {
 }
 
 /** "Nice to have:", "Bonus:": what follows is a preference, which asks for nothing. */
-const PREFERENCE_WORDS = String.raw`nice[\s-]+to[\s-]+haves?|good[\s-]+to[\s-]+haves?|bonus(?:\s+points)?|would\s+be\s+nice|optional|ideally|preferred|preferably|a\s+plus|preferred\s+but\s+not\s+required`;
+const PREFERENCE_WORDS = String.raw`nice[\s-]+to[\s-]+haves?|good[\s-]+to[\s-]+haves?|bonus(?:\s+points|\s+if)?|would\s+be\s+nice|optional|ideally|preferred|preferably|a\s+plus|preferred\s+but\s+not\s+required`;
 /**
  * "Goals:", "Reports to:", "Pain points:": what follows describes the buyer's world, not who they
  * are, and asks for nothing ("Reports to: the CIO" does not want CIOs).
  */
-const CONTEXT_WORDS = String.raw`goals?|challenges?|pain[\s-]+points?|pains|responsibilities|reports?[\s-]+to|reporting[\s-]+to|watering[\s-]+holes?|objections?|motivations?|kpis?|day[\s-]+in[\s-]+the[\s-]+life|where[\s-]+they[\s-]+hang[\s-]+out|tools(?:[\s-]+they[\s-]+use)?|tech[\s-]+stack|technographics|messaging|value[\s-]+prop(?:osition)?|why[\s-]+they[\s-]+buy|what[\s-]+they[\s-]+care[\s-]+about|jobs[\s-]+to[\s-]+be[\s-]+done`;
+const CONTEXT_WORDS = String.raw`goals?|challenges?|pain[\s-]+points?|pains|responsibilities|reports?[\s-]+to|direct[\s-]+reports|works?[\s-]+(?:closely[\s-]+)?with|collaborates?[\s-]+with|stakeholders|reporting[\s-]+to|watering[\s-]+holes?|objections?|motivations?|kpis?|day[\s-]+in[\s-]+the[\s-]+life|where[\s-]+they[\s-]+hang[\s-]+out|tools(?:[\s-]+they[\s-]+use)?|tech[\s-]+stack|technographics|messaging|value[\s-]+prop(?:osition)?|why[\s-]+they[\s-]+buy|what[\s-]+they[\s-]+care[\s-]+about|jobs[\s-]+to[\s-]+be[\s-]+done`;
 const ASIDE_LABEL = new RegExp(`^(?:${PREFERENCE_WORDS}|${CONTEXT_WORDS})$`, 'i');
 /** A label whose lines ask for nothing: a preference or context. */
 const asksNothing = (words: string) => ASIDE_LABEL.test(words);
@@ -437,7 +443,13 @@ const TABLE_HEADER =
 const TABLE_RULE = /^[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*$/;
 /** A table's header row or rule: layout, not content. */
 const isTableFrame = (line: string) => TABLE_HEADER.test(line) || TABLE_RULE.test(line);
-const BULLET = /^[ \t]*(?:[-*•·–]|\d{1,2}[.)])[ \t]+/;
+/** The marks a list item may start with, besides its number ("1.", "2)") or letter ("a)"). */
+const BULLET_MARKS = '-*•·–—◦▪▫●○■□➢►▶→✓✔';
+const BULLET = new RegExp(String.raw`^[ \t]*(?:[${BULLET_MARKS}]|\d{1,2}[.)]|[a-zA-Z]\))[ \t]+`, 'u');
+/** The label a line starts with, after a bullet ("- Nice to have: …"). */
+const LEADING_LABEL = new RegExp(String.raw`^[ \t]*(?:[${BULLET_MARKS}][ \t]+)?([\p{L}][\p{L} \t-]{1,30}?)[ \t]*[:：]`, 'u');
+/** How far a line is indented, a tab as two spaces. */
+const indentOf = (line: string) => (/^[ \t]*/.exec(line)?.[0] ?? '').replace(/\t/g, '  ').length;
 
 /** What a line pasted from Markdown or a rich editor may carry around its words: "## Avoid", "**Industries**:", zero-width spaces. */
 const DECORATION = /^[ \t]*#{1,6}[ \t]+|\*\*|__|[\u200b-\u200d\u2060\ufeff]/g;
@@ -461,9 +473,25 @@ function headingOf(line: string): { words: string; kind: 'aside' | 'wanted' | 'l
  * US") or a label and its value across a dash ("Exclude — banks"), where a dash would otherwise end
  * what the label says.
  */
-function asLabelled(line: string): string {
+function asLabelledCell(line: string): string {
   const cells = /^[ \t]*([\p{L}][\p{L}\p{N} \t_/&-]{0,40}?)[ \t]*(?:\||=|[—–])[ \t]*(.*)$/u.exec(line);
   return cells && isLabel(cells[1]) ? `${cells[1]}: ${cells[2]}` : line;
+}
+
+/**
+ * `asLabelledCell`, and a line of labelled cells ("Industry — SaaS | Size — 50-500 | Avoid —
+ * agencies") as one line per cell.
+ */
+function asLabelled(line: string): string {
+  const cells = line.split('|').map((cell) => cell.trim());
+  const labelled = (cell: string) => hasOwnLabel(cell) || asLabelledCell(cell) !== cell;
+  if (cells.length > 1 && cells.every((cell) => cell === '' || labelled(cell)) && cells.filter(labelled).length > 1) {
+    return cells
+      .filter((cell) => cell !== '')
+      .map(asLabelledCell)
+      .join('\n');
+  }
+  return asLabelledCell(line);
 }
 
 /** A line of a text, by its offsets; `end` is before its line break. */
@@ -486,7 +514,7 @@ export function linesOf(text: string): TextLine[] {
 
 /** A line as the sections are read: its list numbering dropped ("1. "), a table row or setting as `label: value`. */
 function sectionLine(line: string): string {
-  return asLabelled(line.replace(BULLET, (bullet) => (/\d/.test(bullet) ? '' : bullet)));
+  return asLabelled(line.replace(BULLET, (bullet) => (/[\da-zA-Z]/.test(bullet) ? '' : bullet)));
 }
 
 /** A heading alone on its line and the lines under it, by index into the text's lines. */
@@ -501,25 +529,44 @@ export interface Section {
   end: number;
 }
 
+/** Whether a heading's words are a label of what is ruled out ("Avoid", "Exclude industries"). */
+function isExcludingLabel(words: string): boolean {
+  const kind = LABEL_KIND.get(normalizeLabel(words));
+  return kind === 'exclusion' || kind === 'industry_exclusion';
+}
+
+/** Whether a line starts with a label of its own ("2. Size: 1,000+ employees"). */
+const hasOwnLabel = (line: string) => {
+  const words = /^([^:：]{1,40})[:：]/.exec(line.replace(BULLET, '').trim())?.[1];
+  return words !== undefined && isLabel(words);
+};
+
 /**
  * The sections of a text's lines: a line that is only a heading once its list numbering is dropped
- * ("Avoid", "2. Out of scope:", "Nice to have:"), and the lines under it, up to a blank line or the
- * next heading (an item is tested without its bullet). The one definition of what stands under a
- * heading: the parser reads those lines under it (`readSections`), and the criteria routes show
- * their spans under it.
+ * ("Avoid", "2. Out of scope:", "Nice to have:"), or in an outline a bulleted one with lines
+ * indented under it ("- **Not a fit**"), and the lines under it, up to a blank line or the next
+ * heading (an item is tested without its bullet); under a bulleted heading, up to the next line
+ * that is not indented further; under a label of what is wanted ("Industry"), up to a line with a
+ * label of its own ("2. Size: 1,000+"). The one definition of what stands under a heading: the
+ * parser reads those lines under it (`readSections`), and the criteria routes show their spans
+ * under it.
  */
 export function sectionsOf(lines: readonly string[]): Section[] {
   const plain = lines.map(undecorated);
   const out: Section[] = [];
   for (let k = 0; k < plain.length; k++) {
     if (isTableFrame(plain[k])) continue;
-    const heading = headingOf(sectionLine(plain[k]));
+    const nested = BULLET.test(plain[k]) && k + 1 < plain.length && indentOf(plain[k + 1]) > indentOf(plain[k]);
+    const heading = headingOf(sectionLine(plain[k])) ?? (nested ? headingOf(plain[k].replace(BULLET, '')) : null);
     if (heading === null) continue;
+    const wanting = heading.kind === 'label' && !isExcludingLabel(heading.words);
     const items: number[] = [];
     let end = k + 1;
     for (; end < plain.length && plain[end].trim() !== ''; end++) {
       if (isTableFrame(plain[end])) continue;
+      if (nested && indentOf(plain[end]) <= indentOf(plain[k])) break;
       if (headingOf(plain[end].replace(BULLET, '').trim()) !== null) break;
+      if (wanting && hasOwnLabel(plain[end])) break;
       items.push(end);
     }
     out.push({ heading: k, ...heading, items, end });
@@ -549,7 +596,7 @@ function readSections(text: string): string {
     const section = sections.get(k);
     if (section === undefined) {
       const line = sectionLine(lines[k]);
-      const same = /^[ \t]*(?:[-*•·–][ \t]+)?([\p{L}][\p{L} \t-]{1,30}?)[ \t]*[:：]/u.exec(line);
+      const same = LEADING_LABEL.exec(line);
       if (!(same && asksNothing(same[1].trim()))) out.push(line.replace(ASIDE_CLAUSE, ''));
       continue;
     }
@@ -595,6 +642,8 @@ function prepare(description: string): string {
       .replace(/\b(sr|jr|dir|mgr|vs|inc|ltd|corp|dept|approx|etc|incl|excl|min|max|no|co|st|mr|ms|dr)\.(?=\s)/gi, '$1')
       // "w/o banks": without them.
       .replace(/\bw\/o\b/gi, 'without')
+      // "They report to the CFO, who signs off": whom they report to is context, as under a "Reports to:" label.
+      .replace(/\b(?:reports?|reporting|rolls?\s+up)\s+(?:directly\s+)?(?:in)?to\b[^.;!?\n]*/gi, ' ')
       .replace(/\bnot[\s-]+for[\s-]+profits?\b/gi, 'nonprofit')
       .replace(/\bnon[\s-]+profits?\b/gi, 'nonprofit')
       .replace(/\bnon[\s-]+governmental\b/gi, 'nongovernmental')
@@ -1016,6 +1065,10 @@ const POSTFIX_NEGATIONS: string[][] = [
   'a no go',
   'no go',
   'not a fit',
+  'a bad fit',
+  'a poor fit',
+  'bad fits',
+  'poor fits',
   'not a good fit',
   'not a great fit',
   'not the right fit',
@@ -1568,7 +1621,11 @@ class CriteriaBuilder {
   private readonly excludedFunctionWords = new Map<string, Array<{ text: string; tokens: string[] }>>();
   private readonly extraProse: string[] = [];
 
-  constructor(private readonly subject: Subject) {}
+  /** `aboutUs`: the description names the US or a US state somewhere, so "CA, MA" are states. */
+  constructor(
+    private readonly subject: Subject,
+    private readonly aboutUs = false,
+  ) {}
 
   labelled(kind: LabelKind, value: string): void {
     if (this.subject === 'icp' && PERSON_KINDS.has(kind)) return;
@@ -1598,7 +1655,8 @@ class CriteriaBuilder {
       }
       case 'country': {
         // State names that are no country's name ("Location: Texas"); "Georgia" stays the country here.
-        const states = this.readStates(tokens, consumed, { labelled: false, usContext: false });
+        // Codes that are both states' and countries' ("DE, CA") are countries unless the description is about the US.
+        const states = this.readStates(tokens, consumed, { labelled: false, usContext: false, countryCodes: !this.aboutUs });
         return this.readPlaces(tokens, consumed, false) || states || found;
       }
       case 'state': {
@@ -1703,7 +1761,7 @@ class CriteriaBuilder {
   private readStates(
     tokens: readonly Token[],
     consumed: boolean[],
-    options: { labelled: boolean; usContext: boolean },
+    options: { labelled: boolean; usContext: boolean; countryCodes?: boolean },
     into = { states: this.states, labels: this.stateLabels },
   ): boolean {
     const hits = scanStates(tokens, consumed, options);
@@ -1721,14 +1779,20 @@ class CriteriaBuilder {
     return this.countries.includes('US') || this.states.some((s) => stateCountry(s) === 'US') || namesUnitedStates(tokens);
   }
 
+  /**
+   * The places named in `tokens`. `strictCase`: prose, where codes that are also words ("US", "IT")
+   * count only in capitals and bare codes not at all; `capitals` holds those words to capitals even
+   * in a labelled value, where bare codes still count as whole list items.
+   */
   private readPlaces(
     tokens: readonly Token[],
     consumed: boolean[],
     strictCase: boolean,
     into = { countries: this.countries, labels: this.countryLabels },
+    capitals = strictCase,
   ): boolean {
     let found = false;
-    for (const place of scanPlaces(tokens, consumed, strictCase)) {
+    for (const place of scanPlaces(tokens, consumed, capitals)) {
       pushUnique(into.countries, ...place.countries);
       pushUnique(into.labels, place.label);
       found = true;
@@ -1829,7 +1893,8 @@ class CriteriaBuilder {
       pushUnique(x.states, ...states.states);
       pushUnique(x.labels, ...states.labels.map((l) => `in ${l}`));
       const places = { countries: [] as string[], labels: [] as string[] };
-      this.readPlaces(tokens, consumed, prose, places);
+      // An exclusion's reasons are prose even under a label: "too early for us" excludes no country.
+      this.readPlaces(tokens, consumed, prose, places, true);
       pushUnique(x.countries, ...places.countries);
       pushUnique(x.labels, ...places.labels.map((l) => `in ${l}`));
     }
@@ -2212,8 +2277,9 @@ export function parseCriteria(description: string, subject: Subject): Criterion[
   // Founded years come out first, blanked, so a year is never read as a head count or a label's value.
   const founded = subject === 'icp' ? findFounded(text) : [];
   for (const hit of founded) text = text.slice(0, hit.start) + ' '.repeat(hit.end - hit.start) + text.slice(hit.end);
-  const { labelled, prose } = splitLabelled(prepare(expandDefinedTitles(text)));
-  const builder = new CriteriaBuilder(subject);
+  const prepared = prepare(expandDefinedTitles(text));
+  const { labelled, prose } = splitLabelled(prepared);
+  const builder = new CriteriaBuilder(subject, namesUnitedStates(prepareTaxonomyText(prepared)));
   for (const part of labelled) builder.labelled(part.kind, part.value);
   builder.prose(prose);
   const out = builder.build();

@@ -451,7 +451,7 @@ const WORDLIKE_CODES = new Set(['in', 'or', 'on', 'me', 'hi', 'ok', 'oh', 'pa', 
 export function scanStates(
   tokens: readonly Token[],
   consumed: boolean[],
-  options: { labelled: boolean; usContext: boolean },
+  options: { labelled: boolean; usContext: boolean; countryCodes?: boolean },
 ): StateMatch[] {
   const index = options.labelled || options.usContext ? STATE_INDEX : PLAIN_STATE_INDEX;
   const found = index.scan(tokens, { consumed, strictCase: !options.labelled }).map((h) => ({ at: h.start, match: h.value }));
@@ -473,7 +473,9 @@ export function scanStates(
     }
     const alone = (k: number) => k < 0 || k >= tokens.length || tokens[k].boundary || ['and', 'or'].includes(tokens[k].word);
     const listItem = options.labelled && alone(i - 1) && alone(j + 1);
-    if (run.length >= 2 || listItem) {
+    // "Countries: DE, CA": codes that are all countries' codes are the countries there.
+    const countries = options.countryCodes === true && run.every((k) => BY_CODE.has(tokens[k].word));
+    if ((run.length >= 2 || listItem) && !countries) {
       for (const k of run) {
         const code = statePostal(tokens[k].text) as string;
         consumed[k] = true;

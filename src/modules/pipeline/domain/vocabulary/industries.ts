@@ -523,8 +523,6 @@ export const INDUSTRIES: readonly IndustryConcept[] = [
       'dtc',
       'd2c',
       'direct to consumer',
-      'supermarkets',
-      'grocery',
       'luxury goods and jewelry',
       'consumer electronics retail',
       // Consumer brands by category, as providers file them: beauty and home goods sit beside apparel.
@@ -539,6 +537,23 @@ export const INDUSTRIES: readonly IndustryConcept[] = [
       'home furnishings',
       'furniture',
       'furniture and home furnishings manufacturing',
+    ],
+  },
+  {
+    id: 'grocery',
+    label: 'Supermarkets and grocery',
+    parents: ['retail'],
+    terms: [
+      'supermarkets',
+      'supermarket',
+      'grocery',
+      'groceries',
+      'grocery stores',
+      'grocery store',
+      'grocers',
+      'grocer',
+      'grocery retail',
+      'food retail',
     ],
   },
   {

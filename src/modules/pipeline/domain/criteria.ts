@@ -1621,10 +1621,10 @@ class CriteriaBuilder {
   private readonly excludedFunctionWords = new Map<string, Array<{ text: string; tokens: string[] }>>();
   private readonly extraProse: string[] = [];
 
-  /** `aboutUs`: the description names the US or a US state somewhere, so "CA, MA" are states. */
+  /** `aboutUs`: whether the description names the US or a US state somewhere, so "CA, MA" are states; asked only where codes are read. */
   constructor(
     private readonly subject: Subject,
-    private readonly aboutUs = false,
+    private readonly aboutUs: () => boolean = () => false,
   ) {}
 
   labelled(kind: LabelKind, value: string): void {
@@ -1656,7 +1656,7 @@ class CriteriaBuilder {
       case 'country': {
         // State names that are no country's name ("Location: Texas"); "Georgia" stays the country here.
         // Codes that are both states' and countries' ("DE, CA") are countries unless the description is about the US.
-        const states = this.readStates(tokens, consumed, { labelled: false, usContext: false, countryCodes: !this.aboutUs });
+        const states = this.readStates(tokens, consumed, { labelled: false, usContext: false, countryCodes: !this.aboutUs() });
         return this.readPlaces(tokens, consumed, false) || states || found;
       }
       case 'state': {
@@ -2279,7 +2279,8 @@ export function parseCriteria(description: string, subject: Subject): Criterion[
   for (const hit of founded) text = text.slice(0, hit.start) + ' '.repeat(hit.end - hit.start) + text.slice(hit.end);
   const prepared = prepare(expandDefinedTitles(text));
   const { labelled, prose } = splitLabelled(prepared);
-  const builder = new CriteriaBuilder(subject, namesUnitedStates(prepareTaxonomyText(prepared)));
+  let aboutUs: boolean | undefined;
+  const builder = new CriteriaBuilder(subject, () => (aboutUs ??= namesUnitedStates(prepareTaxonomyText(prepared))));
   for (const part of labelled) builder.labelled(part.kind, part.value);
   builder.prose(prose);
   const out = builder.build();

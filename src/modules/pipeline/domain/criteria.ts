@@ -523,7 +523,7 @@ export interface Section {
   words: string;
   /** `aside`: a preference or context (`asksNothing`). */
   kind: 'aside' | 'wanted' | 'label';
-  /** The lines under the heading, up to a blank line or the next heading (a table's header row left out). */
+  /** The lines under the heading (`sectionsOf`), a table's header row and rule left out. */
   items: number[];
   /** The first line after the section: the blank line, the next heading, or the number of lines. */
   end: number;
@@ -582,8 +582,8 @@ export function sectionsOf(lines: readonly string[]): Section[] {
  * - a heading alone on its line ("Disqualifiers:", "Out of scope", "Avoid") with lines under it
  *   (`sectionsOf`): under a label the lines are that label's items, joined
  *   ("Disqualifiers: MSSPs; Publicly traded companies"); under a preference ("Nice to have:") or
- *   context ("Goals:", "Reports to:") they ask for nothing and are dropped; under a heading of what is wanted ("In scope", "Must have:")
- *   they are read as written.
+ *   context ("Goals:", "Reports to:") they ask for nothing and are dropped; under a heading of
+ *   what is wanted ("In scope", "Must have:") they are read as written.
  * - a preference or context on one line ("Nice to have: US HQ", "Reports to: the CIO"), or after a
  *   sentence's end ("Fintech. Nice to have: US HQ."), is dropped.
  */

@@ -984,6 +984,17 @@ describe('parseCriteria: layouts pasted from elsewhere', () => {
     expect(find(criteria, 'exclusion').concepts).toEqual(['grocery']);
   });
 
+  it('lends a rung to a bare function after a title, not to people named by their own noun', () => {
+    const vp = parseCriteria('VP Sales and Marketing', 'persona');
+    expect(find(vp, 'title').patterns.map((p) => [p.text, p.tiers])).toEqual([
+      ['VP Sales', ['vp']],
+      ['VP Marketing', ['vp']],
+    ]);
+    const persona = parseCriteria('Marketing Ops Managers. Not them: demand gen managers, content marketers', 'persona');
+    expect(find(persona, 'exclusion').titles.map((t) => t.text)).toEqual(['demand gen managers', 'content marketers']);
+    expect(find(persona, 'exclusion').titles.find((t) => t.text === 'content marketers')?.tiers ?? []).toEqual([]);
+  });
+
   it('reads a Markdown table, its header row and rule left out, as the two-column one', () => {
     const plain = parseCriteria('Industry | Fintech\nEmployees | 200-2000\nExclude | Banks', 'icp');
     expect(kinds(plain)).toEqual(['industry', 'employees', 'exclusion']);

@@ -54,6 +54,7 @@ import {
   functionsOfToken,
   INDUSTRY_INDEX,
   isDefiningRoleToken,
+  isPeopleNoun,
   isRoleNoun,
   isTierToken,
   isTitleWord,
@@ -1468,7 +1469,9 @@ function prosePatterns(
       pattern = { ...pattern, functions: domain.functions, text: `${pattern.text} in ${domain.text}` };
     if (pattern) {
       const inherited: TitlePattern =
-        isFunctionOnly(pattern) && previous && previous.tiers.length > 0
+        // A bare function ("Marketing" after "VP Sales and") borrows the rung; people named by their
+        // own noun ("content marketers" after "demand gen managers") do not.
+        isFunctionOnly(pattern) && previous && previous.tiers.length > 0 && !canonicalTitleTokens(words).some(isPeopleNoun)
           ? {
               ...pattern,
               tiers: previous.tiers,

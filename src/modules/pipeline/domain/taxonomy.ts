@@ -543,6 +543,11 @@ const IC_NOUNS = new Set([
 /** Role nouns that say no more than their function: "junior marketers" are junior people in marketing. */
 const FUNCTION_NOUNS = new Set(['marketer', 'salesperson', 'seller']);
 
+/** Whether a canonical token names individual people of a craft ("engineer", "marketer", "analyst"). */
+export function isPeopleNoun(token: string): boolean {
+  return IC_NOUNS.has(token);
+}
+
 /** Canonical tokens of a role noun, for callers that need to spot a title inside prose. */
 export function isRoleNoun(token: string): boolean {
   return (IC_NOUNS.has(token) && !FUNCTION_NOUNS.has(token)) || token.startsWith('@') || FUNCTION_TOKENS.general_management.includes(token);

@@ -4,8 +4,9 @@ import { isLabel, linesOf, parseCriteria, sectionsOf } from './criteria';
 
 /**
  * The same description pasted from another editor reads the same: every description of the
- * labelled, tuning and held-out sets, with Windows line breaks, zero-width spaces, Markdown
- * headings, bold headings and bold labels, gives the criteria the plain text gives.
+ * labelled, tuning and held-out sets, with Windows or old Mac line breaks, zero-width spaces,
+ * Markdown or bold headings, bold labels, its labelled lines as a Markdown table or with an em
+ * dash for the colon, gives the criteria its plain text gives.
  */
 const EVAL = join(__dirname, '../../../../eval');
 const descriptions = ['sets', 'tuning', 'holdout'].flatMap((dir) => loadSets(join(EVAL, dir)).flatMap((set) => set.descriptions));

@@ -1066,6 +1066,47 @@ describe('parseCriteria: layouts pasted from elsewhere', () => {
   });
 });
 
+describe('parseCriteria: what the seller says besides its criteria', () => {
+  it('reads a sentence about the seller itself as context', () => {
+    const criteria = parseCriteria(
+      "We're a 40-person security startup in Austin. We sell to hospitals in the US with 250–5,000 employees. (We're based in Toronto.)",
+      'icp',
+    );
+    expect(kinds(criteria)).toEqual(['industry', 'employees', 'country']);
+    expect(find(criteria, 'employees').ranges).toEqual([{ min: 250, max: 5000, minExclusive: false, maxExclusive: false }]);
+  });
+
+  it('drops a preference written in prose, as a sentence or a clause', () => {
+    const expected = parseCriteria('Therapeutics biotechs in the US. Plant managers.', 'icp');
+    expect(
+      parseCriteria("Therapeutics biotechs in the US. Ideally 30–300 people, but headcount isn't a hard filter. Plant managers.", 'icp'),
+    ).toEqual(expected);
+    const persona = parseCriteria('Plant managers and operations directors, ideally at food & beverage plants', 'persona');
+    expect(kinds(persona)).toEqual(['title']);
+  });
+
+  it('drops an aside that allows something, and one about the seller, under any label', () => {
+    const criteria = parseCriteria(
+      'Geo: US (Boston and the Bay Area are our sweet spot, but anywhere in the US is fine) and Canada',
+      'icp',
+    );
+    expect(find(criteria, 'country').countries).toEqual(['US', 'CA']);
+  });
+
+  it('reads "seven- to eight-figure" as both', () => {
+    expect(find(parseCriteria('Revenue: seven- to eight-figure', 'icp'), 'revenue').ranges).toEqual([
+      { min: 1e6, max: 1e8, minExclusive: false, maxExclusive: true },
+    ]);
+  });
+
+  it('reads a reason after an exclusion list as no item of it, and "the wrong people" as an exclusion', () => {
+    const persona = parseCriteria('Function: Finance\nSeniority: C-suite only\nExclude: CEOs, they hand this to the CFO', 'persona');
+    expect(find(persona, 'exclusion').titles.map((t) => t.text)).toEqual(['CEOs']);
+    const practitioners = parseCriteria('Instructional designers. Managers and directors are the wrong people.', 'persona');
+    expect(find(practitioners, 'exclusion').titles.map((t) => t.text)).toEqual(['Managers', 'directors']);
+  });
+});
+
 describe('parseCriteria: a function the Persona asks for, excluded by a word of it', () => {
   it('"demand generation … no brand, PR or communications roles" excludes those titles, not marketing', () => {
     const criteria = parseCriteria('Demand generation managers. No brand, PR or communications roles.', 'persona');

@@ -411,9 +411,14 @@ function splitLabelled(text: string): { labelled: LabelledPart[]; prose: string[
 
 const ALLOWING = /\b(?:is|are)\s+(?:also\s+|totally\s+|perfectly\s+)?(?:fine|ok|okay|welcome|acceptable)\b/i;
 
-/** "Listed companies are fine": a sentence that allows something asks for nothing; it is dropped (its end kept). */
+/**
+ * "Listed companies are fine": a sentence that allows something asks for nothing; it is dropped
+ * (its end kept). An aside in brackets that allows something is dropped alone: "Geo: US (anywhere
+ * in the US is fine) and Canada" still asks for both.
+ */
 function dropAllowing(text: string): string {
   return text
+    .replace(/\([^()\n]*\)/g, (aside) => (ALLOWING.test(aside) ? ' ' : aside))
     .split(/(?<=[.!?;\n])/)
     .map((sentence) => (ALLOWING.test(sentence) ? sentence.replace(/[^.!?;\n]+/, ' ') : sentence))
     .join('');
@@ -628,6 +633,12 @@ const NA_BESIDE_REGION = new RegExp(
   'g',
 );
 
+/** A clause about the seller itself, from its start to its end. */
+const SELLER_CLAUSE =
+  /(^|[.!?;(\n]\s*)we(?:['’]re|\s+are)\s+(?:(?:a|an)\s+(?:[\w'’-]+\s+){0,5}?(?:start-?ups?|team|company|scale-?up|agency|vendor|business|shop)\b|(?:based|headquartered|located)\s+in\b)[^.!?;\n)]*/gi;
+/** A clause that says what would be nice, from its first word to its end (a line's "Ideally:" is read with the sections). */
+const PREFERENCE_CLAUSE = /(^|[.!?;(\n]\s*|,\s*)(?:ideally|preferably|bonus\s+if|nice\s+if|a\s+plus\s+if|would\s+be\s+nice)\b[^.!?;\n)]*/gi;
+
 /** Spellings that would otherwise split a sentence or read as a negation. */
 function prepare(description: string): string {
   return dropAllowing(
@@ -643,6 +654,10 @@ function prepare(description: string): string {
       .replace(/\b(sr|jr|dir|mgr|vs|inc|ltd|corp|dept|approx|etc|incl|excl|min|max|no|co|st|mr|ms|dr)\.(?=\s)/gi, '$1')
       // "w/o banks": without them.
       .replace(/\bw\/o\b/gi, 'without')
+      // "We're a 40-person startup in Austin", "we're based in Toronto": the seller, not the buyer.
+      .replace(SELLER_CLAUSE, '$1')
+      // "Ideally 30–300 people, but…", ", ideally at food plants": a preference asks for nothing.
+      .replace(PREFERENCE_CLAUSE, '$1')
       // "They report to the CFO, who signs off": whom they report to is context, as under a "Reports to:" label.
       .replace(/\b(?:reports?|reporting|rolls?\s+up)\s+(?:directly\s+)?(?:in)?to\b[^.;!?\n]*/gi, ' ')
       .replace(/\bnot[\s-]+for[\s-]+profits?\b/gi, 'nonprofit')
@@ -655,8 +670,8 @@ function prepare(description: string): string {
       .replace(/\bcannot\b/gi, 'can not')
       // "sub-50": under 50.
       .replace(/\bsub-?(?=\$?\d)/gi, 'under ')
-      // "PE- or VC-backed": PE-backed or VC-backed.
-      .replace(/\b([A-Za-z]+)-\s+(and|or|\/)\s+([A-Za-z]+)-([A-Za-z]+)\b/g, '$1-$4 $2 $3-$4')
+      // "PE- or VC-backed": PE-backed or VC-backed; "seven- to eight-figure": seven-figure to eight-figure.
+      .replace(/\b([A-Za-z]+)-\s+(and|or|to|\/)\s+([A-Za-z]+)-([A-Za-z]+)\b/g, '$1-$4 $2 $3-$4')
       // "over a billion": one.
       .replace(/\ban?\s+(billion|million|thousand)\b/gi, '1 $1')
       // One word, not a list of two: "an FP&A lead" is not "an FP" and "A lead".
@@ -1066,6 +1081,12 @@ const POSTFIX_NEGATIONS: string[][] = [
   'a no go',
   'no go',
   'not a fit',
+  'the wrong person',
+  'the wrong people',
+  'the wrong persona',
+  'the wrong buyer',
+  'not the right person',
+  'not the right people',
   'a bad fit',
   'a poor fit',
   'bad fits',
@@ -1545,6 +1566,9 @@ function emptyExclusions(): Exclusions {
 
 /** A parenthetical that speaks of the writer or the reader, or gives a reason. */
 const ASIDE = /\(\s*(?:it|its|as)\b[^()]*\)|\([^()]*\b(?:we|our|us|i|my|you|your|they|their|them|because|since)\b[^()]*\)/gi;
+/** A reason after an exclusion list, from the pronoun or conjunction that starts it ("IT managers" is no "it"). */
+const EXCLUSION_REASON =
+  /[,;:—–]\s*(?:[Tt]hey(?:['’]re)?|[Ii]t(?:['’]s)?|[Ww]e(?:['’]re)?|[Tt]hose|[Tt]hese|[Aa]s|[Ss]ince|[Bb]ecause|[Ww]hich|[Ww]ho)\b.*$/s;
 /** Nouns that belong to a company type before them: "state-owned agencies", "government bodies". */
 const TYPE_NOUNS = new Set([
   'agency',
@@ -1635,7 +1659,16 @@ class CriteriaBuilder {
     // "Exclude: recruiters (our product doesn't touch hiring)": the aside is a comment, not a list item.
     // "Exclude: government-run hospitals (VA, county, state)": a bracket after an excluded item gives
     // examples of it or a reason; the item says what is excluded.
-    const read = kind === 'exclusion' || kind === 'industry_exclusion' ? value.replace(ASIDE, ' ').replace(/\([^()]*\)/g, ' ') : value;
+    // Under any label, an aside about the seller is a comment: "Geo: US (Boston is our sweet spot,
+    // but anywhere in the US is fine) and Canada".
+    // "Exclude: CEOs, they hand this to the CFO": a reason after the list is no item of it.
+    const read =
+      kind === 'exclusion' || kind === 'industry_exclusion'
+        ? value
+            .replace(ASIDE, ' ')
+            .replace(/\([^()]*\)/g, ' ')
+            .replace(EXCLUSION_REASON, '')
+        : value.replace(ASIDE, ' ');
     if (!this.readLabelled(kind, read)) this.extraProse.push(read);
   }
 

@@ -1093,6 +1093,18 @@ describe('parseCriteria: what the seller says besides its criteria', () => {
     expect(find(criteria, 'country').countries).toEqual(['US', 'CA']);
   });
 
+  it('reads the list in brackets before "are not a fit" as what is excluded', () => {
+    const criteria = parseCriteria('Machinery makers. Process industries (chemicals, food, pharma) are not a fit for our MES.', 'icp');
+    expect(find(criteria, 'industry').concepts).toEqual(['machinery']);
+    expect(find(criteria, 'exclusion').concepts).toEqual(['chemicals', 'food', 'pharma']);
+  });
+
+  it('reads general contractors as construction and home builders as its residential kind, which can be excluded alone', () => {
+    const criteria = parseCriteria('Target: commercial general contractors\nNo residential home builders.', 'icp');
+    expect(find(criteria, 'industry').concepts).toEqual(['construction']);
+    expect(find(criteria, 'exclusion').concepts).toEqual(['residential_construction']);
+  });
+
   it('reads "seven- to eight-figure" as both', () => {
     expect(find(parseCriteria('Revenue: seven- to eight-figure', 'icp'), 'revenue').ranges).toEqual([
       { min: 1e6, max: 1e8, minExclusive: false, maxExclusive: true },

@@ -1235,6 +1235,14 @@ function findPostfixExclusions(tokens: readonly Token[], consumed: boolean[]): T
     if (allowed) subjectEnd--;
     let start = subjectEnd;
     let list = false;
+    // "Process industries (chemicals, food, pharma) are not a fit": the brackets hold the subject's list.
+    if (tokens[start - 1]?.word === ')') {
+      const open = tokens.map((t) => t.word).lastIndexOf('(', start - 2);
+      if (open >= 0 && tokens.slice(open + 1, start - 1).every((t, k) => !consumed[open + 1 + k] && t.word !== ')')) {
+        start = open;
+        list = true;
+      }
+    }
     while (start > 0) {
       const t = tokens[start - 1];
       if (consumed[start - 1] || isScopeEnd(t)) break;

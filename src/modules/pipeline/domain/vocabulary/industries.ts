@@ -617,7 +617,37 @@ export const INDUSTRIES: readonly IndustryConcept[] = [
   {
     id: 'construction',
     label: 'Construction',
-    terms: ['construction', 'building materials', 'architecture and planning', 'civil engineering', 'building construction'],
+    // Commercial builders are the construction most companies are filed under: "commercial
+    // construction" asks for construction, and a company filed only as Construction passes it.
+    terms: [
+      'construction',
+      'building materials',
+      'architecture and planning',
+      'civil engineering',
+      'building construction',
+      'nonresidential building construction',
+      'commercial construction',
+      'general contractors',
+      'general contractor',
+      'commercial contractors',
+      'commercial general contractors',
+    ],
+  },
+  {
+    id: 'residential_construction',
+    label: 'Residential construction',
+    parents: ['construction'],
+    terms: [
+      'residential building construction',
+      'residential construction',
+      'home builders',
+      'home builder',
+      'homebuilders',
+      'homebuilder',
+      'residential builders',
+      'house builders',
+      'housebuilders',
+    ],
   },
   {
     id: 'energy',

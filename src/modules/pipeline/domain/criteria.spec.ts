@@ -1085,6 +1085,15 @@ describe('parseCriteria: what the seller says besides its criteria', () => {
     expect(kinds(persona)).toEqual(['title']);
   });
 
+  it('ends a clause about the seller or a preference where the criteria go on', () => {
+    const seller = parseCriteria("We're a 40-person startup in Austin, selling to hospitals in the US with 250+ employees.", 'icp');
+    expect(kinds(seller)).toEqual(['industry', 'employees', 'country']);
+    expect(kinds(parseCriteria("We're a small team and we sell to banks in the US.", 'icp'))).toEqual(['industry', 'country']);
+    const preference = parseCriteria('Fintech companies, ideally in the US, with 50+ employees.', 'icp');
+    expect(kinds(preference)).toEqual(['industry', 'employees']);
+    expect(parseCriteria('SaaS. Ideally fintech, insurtech or wealthtech.', 'icp')).toEqual(parseCriteria('SaaS.', 'icp'));
+  });
+
   it('drops an aside that allows something, and one about the seller, under any label', () => {
     const criteria = parseCriteria(
       'Geo: US (Boston and the Bay Area are our sweet spot, but anywhere in the US is fine) and Canada',

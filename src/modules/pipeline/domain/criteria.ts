@@ -633,11 +633,25 @@ const NA_BESIDE_REGION = new RegExp(
   'g',
 );
 
-/** A clause about the seller itself, from its start to its end. */
-const SELLER_CLAUSE =
-  /(^|[.!?;(\n]\s*)we(?:['’]re|\s+are)\s+(?:(?:a|an)\s+(?:[\w'’-]+\s+){0,5}?(?:start-?ups?|team|company|scale-?up|agency|vendor|business|shop)\b|(?:based|headquartered|located)\s+in\b)[^.!?;\n)]*/gi;
-/** A clause that says what would be nice, from its first word to its end (a line's "Ideally:" is read with the sections). */
-const PREFERENCE_CLAUSE = /(^|[.!?;(\n]\s*|,\s*)(?:ideally|preferably|bonus\s+if|nice\s+if|a\s+plus\s+if|would\s+be\s+nice)\b[^.!?;\n)]*/gi;
+/**
+ * A clause about the seller itself, from its start to a comma, a dash or the next clause about
+ * whom it sells to ("We're a small team and we sell to banks" keeps the banks).
+ */
+const SELLER_CLAUSE = new RegExp(
+  String.raw`(^|[.!?;(\n]\s*)we(?:['’]re|\s+are)\s+(?:(?:a|an)\s+(?:[\w'’-]+\s+){0,5}?(?:start-?ups?|team|company|scale-?up|agency|vendor|business|shop)\b|(?:based|headquartered|located)\s+in\b)` +
+    String.raw`(?:(?!\s+(?:and|but|so)\s+(?:we|our|they|sell|selling|target|targeting)\b)[^.!?;,\n)—])*`,
+  'gi',
+);
+/**
+ * A clause that says what would be nice, from its first word to its end: a comma goes on through a
+ * list ("ideally fintech, insurtech or wealthtech") but not into another clause ("ideally in the US,
+ * with 50+ employees" keeps the employees). A line's "Ideally:" is read with the sections.
+ */
+const PREFERENCE_CLAUSE = new RegExp(
+  String.raw`(^|[.!?;(\n]\s*|,\s*)(?:ideally|preferably|bonus\s+if|nice\s+if|a\s+plus\s+if|would\s+be\s+nice)\b` +
+    String.raw`(?:[^.!?;,\n)]|,(?!\s*(?:with|and|in|based|headquartered|located|who|that|which|across|from)\b|\s*\d))*`,
+  'gi',
+);
 
 /** Spellings that would otherwise split a sentence or read as a negation. */
 function prepare(description: string): string {

@@ -976,6 +976,9 @@ describe('parseCriteria: layouts pasted from elsewhere', () => {
       'persona',
     );
     expect(find(persona, 'title').patterns.map((p) => p.text)).toEqual(['Payroll Managers', 'Heads of Payroll']);
+    // Whom they report to ends at a comma.
+    const more = parseCriteria('Payroll Managers. They report to the CFO, and so do Heads of Payroll.', 'persona');
+    expect(find(more, 'title').patterns.map((p) => p.text)).toEqual(['Payroll Managers', 'so do Heads of Payroll']);
   });
 
   it('reads grocery as a kind of retail of its own, so a retail ICP can exclude it', () => {

@@ -673,7 +673,7 @@ function prepare(description: string): string {
       // "Ideally 30–300 people, but…", ", ideally at food plants": a preference asks for nothing.
       .replace(PREFERENCE_CLAUSE, '$1')
       // "They report to the CFO, who signs off": whom they report to is context, as under a "Reports to:" label.
-      .replace(/\b(?:reports?|reporting|rolls?\s+up)\s+(?:directly\s+)?(?:in)?to\b[^.;!?\n]*/gi, ' ')
+      .replace(/\b(?:reports?|reporting|rolls?\s+up)\s+(?:directly\s+)?(?:in)?to\b[^.;!?,\n]*/gi, ' ')
       .replace(/\bnot[\s-]+for[\s-]+profits?\b/gi, 'nonprofit')
       .replace(/\bnon[\s-]+profits?\b/gi, 'nonprofit')
       .replace(/\bnon[\s-]+governmental\b/gi, 'nongovernmental')

@@ -381,7 +381,12 @@ const PERSON_KINDS = new Set<LabelKind>(['title', 'function', 'seniority']);
 
 /** Whether the words ("Industries", "company size") are a label this parser reads before a colon. */
 export function isLabel(words: string): boolean {
-  return LABEL_KIND.has(normalizeLabel(words));
+  return labelKindOf(words) !== undefined;
+}
+
+/** The kind of label the words are ("Industries" → `industry`), if they are one. */
+function labelKindOf(words: string): LabelKind | undefined {
+  return LABEL_KIND.get(normalizeLabel(words));
 }
 
 interface LabelledPart {
@@ -401,7 +406,7 @@ function splitLabelled(text: string): { labelled: LabelledPart[]; prose: string[
     const valueEnd = matches[k + 1]?.index ?? text.length;
     const raw = text.slice(valueStart, valueEnd);
     const cut = raw.search(/[.!?](?=\s|$)|\n/);
-    labelled.push({ kind: LABEL_KIND.get(normalizeLabel(m[1])) as LabelKind, value: cut >= 0 ? raw.slice(0, cut) : raw });
+    labelled.push({ kind: labelKindOf(m[1]) as LabelKind, value: cut >= 0 ? raw.slice(0, cut) : raw });
     if (cut >= 0) prose.push(raw.slice(cut));
     cursor = valueEnd;
   });
@@ -537,13 +542,16 @@ export interface Section {
 
 /** Whether a heading's words are a label of what is ruled out ("Avoid", "Exclude industries"). */
 function isExcludingLabel(words: string): boolean {
-  const kind = LABEL_KIND.get(normalizeLabel(words));
+  const kind = labelKindOf(words);
   return kind === 'exclusion' || kind === 'industry_exclusion';
 }
 
+/** The words before a colon at a line's start, and the colon ("Size: "), which may be a label of the line's own. */
+const OWN_LABEL = /^([^:：]{1,40})[:：]\s*/;
+
 /** Whether a line starts with a label of its own ("2. Size: 1,000+ employees"). */
 const hasOwnLabel = (line: string) => {
-  const words = /^([^:：]{1,40})[:：]/.exec(line.replace(BULLET, '').trim())?.[1];
+  const words = OWN_LABEL.exec(line.replace(BULLET, '').trim())?.[1];
   return words !== undefined && isLabel(words);
 };
 
@@ -619,9 +627,7 @@ function readSections(text: string): string {
       continue;
     }
     // Under "Out of scope:", an item's own label ("Industries: Retail") says what kind it is, not another criterion.
-    const values = items.map((item) =>
-      item.replace(/^([^:：]{1,40})[:：]\s*/, (label: string, words: string) => (isLabel(words) ? '' : label)),
-    );
+    const values = items.map((item) => item.replace(OWN_LABEL, (label: string, words: string) => (isLabel(words) ? '' : label)));
     out.push(`${section.words}: ${values.filter((item) => item !== '').join('; ')}`);
   }
   return out.join('\n');
